@@ -1,0 +1,56 @@
+"""The ``pyramid-env`` command line.
+
+``pyramid-env show (--deal N | --code C | --cards "...") [--rules R] [--hide-stock]`` prints a
+deal's board, its code and its rules; later subcommands (solve, benchmark) join here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pyramid_env.engine import PRESETS, CardError, Game, to_deal
+from pyramid_env.engine.notation import format_board
+
+
+def _add_deal_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--deal", type=int, help="deal number (0 <= N < 2**64); the default is 0")
+    g.add_argument("--code", help="deal code, 'P1-...'")
+    g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
+    p.add_argument("--rules", default="relaxed", help=f"preset: {', '.join(PRESETS)}")
+
+
+def _game(args: argparse.Namespace) -> Game:
+    spec = args.code or args.cards or (args.deal if args.deal is not None else 0)
+    return Game(to_deal(spec), args.rules)
+
+
+def _show(args: argparse.Namespace) -> int:
+    game = _game(args)
+    print(f"{game.deal.label()} · code {game.deal.code}")
+    print(game.rules.describe())
+    print(format_board(game.state, hide_stock=args.hide_stock))
+    print(game.summary())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
+    parser = argparse.ArgumentParser(prog="pyramid-env", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    show = sub.add_parser("show", help="print a deal's board and code")
+    _add_deal_args(show)
+    show.add_argument("--hide-stock", action="store_true", help="print the stock face down")
+    show.set_defaults(func=_show)
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (CardError, ValueError) as err:
+        print(f"pyramid-env: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

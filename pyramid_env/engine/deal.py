@@ -1,0 +1,255 @@
+"""Deals: 52 cards in a fixed order, from a deal number, a deal code or text.
+
+A deal is independent of the rules: deal ``n`` is the same cards under every preset, so results
+on the same deal numbers compare across variants.
+
+Order: cards 1-28 are the pyramid, rows top to bottom, each left to right (card 1 is the apex,
+cards 22-28 the bottom row); cards 29-52 are the stock in drawing order (card 29 is turned
+first). This is the deck format of public Pyramid solvers (mchung94/pyramid-solver and
+``shared/oracle/msc-1500``), so decks can be exchanged with them as text.
+
+Deal numbers use our own PRNG (SplitMix64) and Fisher-Yates shuffle, written out here, because
+neither Python's ``random`` nor NumPy promises the same stream across versions; deal ``n`` must
+mean the same cards forever. Tests pin the first deals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pyramid_env.engine.cards import CARD_NAMES, CardError, format_card, parse_card
+
+MASK64 = (1 << 64) - 1
+MAX_DEAL = MASK64  # deal numbers are 64-bit seeds: 0 <= n <= 2**64 - 1
+
+
+class SplitMix64:
+    """SplitMix64 (Steele, Lea and Flood 2014; the seeder of Java's SplittableRandom).
+
+    Chosen because it is 6 lines of integer arithmetic that anyone can re-implement and check
+    against published outputs, and every 64-bit seed gives a well-mixed stream.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        """Start the stream at ``seed`` (taken modulo 2**64)."""
+        self.state = seed & MASK64
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``, without modulo bias (reject the short last bucket)."""
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+
+def shuffled_deck(seed: int) -> tuple[int, ...]:
+    """Fisher-Yates over the new-deck order ``Ac..Kc Ad..Kd Ah..Kh As..Ks``.
+
+    For ``i`` from 51 down to 1, swap position ``i`` with ``below(i + 1)``.
+    """
+    deck = list(range(52))
+    rng = SplitMix64(seed)
+    for i in range(51, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deal codes: the permutation's Lehmer rank (an integer below 52!) in 38 base-62 digits, plus one
+# check digit, behind the prefix "P1-" (P for pyramid-env, 1 for the format's version).
+# ---------------------------------------------------------------------------------------------
+CODE_PREFIX = "P1-"
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_DIGIT = {ch: i for i, ch in enumerate(_ALPHABET)}
+_CODE_DIGITS = 38  # 62**38 > 52! > 62**37
+_FACT52 = math.factorial(52)
+
+
+def _check_digit(digits: str) -> str:
+    # Weighted sum modulo the prime 61: catches any single wrong character and any swap of
+    # two neighbours (a typo), except the rare digit pairs 61 apart.
+    return _ALPHABET[sum((i + 1) * _DIGIT[ch] for i, ch in enumerate(digits)) % 61]
+
+
+def encode_code(cards: Sequence[int]) -> str:
+    """The deal code of 52 cards, e.g. ``'P1-...'`` (42 characters)."""
+    remaining = list(range(52))
+    value = 0
+    for c in cards:
+        i = remaining.index(c)
+        value = value * len(remaining) + i
+        remaining.pop(i)
+    digits = []
+    for _ in range(_CODE_DIGITS):
+        value, d = divmod(value, 62)
+        digits.append(_ALPHABET[d])
+    body = "".join(reversed(digits))
+    return CODE_PREFIX + body + _check_digit(body)
+
+
+def decode_code(code: str) -> tuple[int, ...]:
+    """The 52 cards of a deal code.
+
+    Raises:
+        CardError: a wrong prefix or length, a bad character, or a failed check digit.
+    """
+    text = code.strip()
+    if not text.startswith(CODE_PREFIX):
+        raise CardError(f"bad deal code {code!r}: it must start with {CODE_PREFIX!r}")
+    body = text[len(CODE_PREFIX) :]
+    if len(body) != _CODE_DIGITS + 1:
+        raise CardError(
+            f"bad deal code {code!r}: {len(body)} characters after {CODE_PREFIX!r}, "
+            f"expected {_CODE_DIGITS + 1}"
+        )
+    for i, ch in enumerate(body):
+        if ch not in _DIGIT:
+            raise CardError(
+                f"bad deal code {code!r}: character {ch!r} at position "
+                f"{len(CODE_PREFIX) + i + 1} is not a letter or digit"
+            )
+    digits, check = body[:-1], body[-1]
+    if _check_digit(digits) != check:
+        raise CardError(f"bad deal code {code!r}: the check digit does not match (a typo?)")
+    value = 0
+    for ch in digits:
+        value = value * 62 + _DIGIT[ch]
+    if value >= _FACT52:
+        raise CardError(f"bad deal code {code!r}: the value is out of range")
+    lehmer = []
+    for base in range(1, 53):  # peel the mixed-radix digits off from the last (radix 1) up
+        value, d = divmod(value, base)
+        lehmer.append(d)
+    remaining = list(range(52))
+    return tuple(remaining.pop(i) for i in reversed(lehmer))
+
+
+# ---------------------------------------------------------------------------------------------
+# Deals as text and as values.
+# ---------------------------------------------------------------------------------------------
+def check_cards(cards: Sequence[int]) -> tuple[int, ...]:
+    """Validate a full deck: 52 distinct cards in ``0..51``.
+
+    Raises:
+        CardError: naming the duplicate or missing cards.
+    """
+    cards = tuple(cards)
+    bad = [c for c in cards if not (isinstance(c, int) and 0 <= c < 52)]
+    if bad:
+        raise CardError(f"not a card: {bad[0]!r} (cards are integers 0..51)")
+    if len(cards) > 52:
+        raise CardError(f"a deal has 52 cards, got {len(cards)}")
+    seen: dict[int, int] = {}
+    for pos, c in enumerate(cards, start=1):
+        if c in seen:
+            raise CardError(f"{format_card(c)} appears twice (cards {seen[c]} and {pos})")
+        seen[c] = pos
+    if len(cards) != 52:
+        missing = " ".join(CARD_NAMES[c] for c in range(52) if c not in seen)
+        raise CardError(f"a deal has 52 cards, got {len(cards)}; missing: {missing}")
+    return cards
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """Parse 52 cards separated by white space (or commas).
+
+    Raises:
+        CardError: naming the bad token and its position, a duplicate, or the missing cards.
+    """
+    tokens = text.replace(",", " ").split()
+    cards = []
+    for pos, token in enumerate(tokens, start=1):
+        try:
+            cards.append(parse_card(token))
+        except CardError as err:
+            raise CardError(f"card {pos}: {err}") from None
+    return check_cards(cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """52 cards in deal order. Equality looks at the cards only, not at the deal number.
+
+    Attributes:
+        cards: the 52 cards; ``cards[:28]`` the pyramid, ``cards[28:]`` the stock.
+        number: the deal number it came from, if any (for display).
+    """
+
+    cards: tuple[int, ...]
+    number: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        """Reject anything that is not a full deck."""
+        object.__setattr__(self, "cards", check_cards(self.cards))
+
+    @property
+    def pyramid(self) -> tuple[int, ...]:
+        """The 28 pyramid cards, apex first."""
+        return self.cards[:28]
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The 24 stock cards, the first to be turned first."""
+        return self.cards[28:]
+
+    @property
+    def code(self) -> str:
+        """The compact deal code (see :func:`encode_code`)."""
+        return encode_code(self.cards)
+
+    @property
+    def text(self) -> str:
+        """The 52 cards as text, the exchange format."""
+        return " ".join(CARD_NAMES[c] for c in self.cards)
+
+    def label(self) -> str:
+        """``'deal #7'`` or the code when there is no number."""
+        return f"deal #{self.number}" if self.number is not None else f"deal {self.code}"
+
+
+def deal(n: int) -> Deal:
+    """Deal number ``n`` (``0 <= n < 2**64``): the same cards on every machine, forever.
+
+    Raises:
+        ValueError: ``n`` is not an integer in range.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_DEAL:
+        raise ValueError(f"deal number {n!r} must be an integer in 0..2**64-1")
+    return Deal(shuffled_deck(n), n)
+
+
+DealLike = int | str | Deal | Iterable[int]
+
+
+def to_deal(spec: DealLike) -> Deal:
+    """The deal named by a number, a code ``'P1-...'``, 52 cards as text or ints, or a ``Deal``.
+
+    Raises:
+        CardError: malformed text or code. ValueError: a deal number out of range.
+    """
+    if isinstance(spec, Deal):
+        return spec
+    if isinstance(spec, int):
+        return deal(spec)
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text.startswith(CODE_PREFIX):
+            return Deal(decode_code(text))
+        if text.isdigit():
+            return deal(int(text))
+        return Deal(parse_cards(text))
+    return Deal(tuple(spec))

@@ -1,0 +1,217 @@
+"""A game session: a position plus what a player sees around it.
+
+``State`` is the position, kept minimal for search. ``Game`` adds the session: the move counter
+(whose behaviour on undo differs by rulebook), a bounded undo stack, restart, score, the hint,
+and save/load. Save files hold the deal, the full rules and the log of every action, undos
+included, so loading replays the session and restores it exactly (position, counter, undo stack).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from pyramid_env.engine import state as st
+from pyramid_env.engine.deal import Deal, DealLike, to_deal
+from pyramid_env.engine.hint import hint
+from pyramid_env.engine.moves import MOVES, Move
+from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
+from pyramid_env.engine.rules import Rules, UndoMoves, get_rules
+
+SAVE_FORMAT = "pyramid-env-save"
+SAVE_VERSION = 1
+
+
+class Game:
+    """One deal being played under one rule set.
+
+    Example:
+        >>> g = Game(7, "two-card")
+        >>> g.play("draw")
+        Move(0: DRAW)
+        >>> g.moves, g.status.value
+        (1, 'playing')
+
+    Attributes:
+        deal: the :class:`Deal`.
+        rules: the :class:`Rules`.
+        state: the current :class:`State` (treat as read-only; play through the game).
+        moves: the move counter: every removal, draw and recycle counts; undo per the rules.
+        log: every action so far as text (``'5d+8s'``, ``'draw'``, ``'undo'``...).
+    """
+
+    def __init__(
+        self, deal: DealLike = 0, rules: Rules | str | None = None, **overrides: Any
+    ) -> None:
+        """Start ``deal`` (number, code, 52 cards as text, or ``Deal``) under ``rules``.
+
+        ``overrides`` change knobs of the preset: ``Game(5, "two-card", passes=1)``.
+        """
+        self.deal: Deal = to_deal(deal)
+        self.rules: Rules = get_rules(rules, **overrides)
+        self._start: st.State | None = None  # a hand-built start position, if any
+        self.restart()
+
+    @classmethod
+    def from_board(cls, text: str, rules: Rules | str | None = None, **overrides: Any) -> Game:
+        """A game that starts from a position given as board text (see ``parse_board``).
+
+        ``restart`` returns to that position, and saves record it.
+        """
+        start = parse_board(text, get_rules(rules, **overrides))
+        game = cls(start.deal, start.rules)
+        game._start = start
+        game.restart()
+        return game
+
+    def restart(self) -> None:
+        """Back to the start of the same deal: counter, log and undo stack cleared."""
+        self.state = self._start.copy() if self._start else st.State(self.deal, self.rules)
+        self.moves = 0
+        self.log: list[str] = []
+        self._undo: deque[st.Token] = deque(maxlen=self.rules.undo_limit)
+        self._done = 0  # actions that could be undone if the stack were unbounded
+
+    # -- playing -------------------------------------------------------------------------------
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves now, sorted by id (empty once the game is over)."""
+        return st.legal_moves(self.state)
+
+    def play(self, move: Move | int | str) -> Move:
+        """Play a move given as a ``Move``, a move id or text (``'draw'``, ``'Kd'``, ``'5d+8s'``).
+
+        Raises:
+            IllegalMove: the move is not legal here; the message says why.
+        """
+        if isinstance(move, str):
+            move = parse_move(self.state, move)
+        elif not isinstance(move, Move):
+            if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(MOVES):
+                raise st.IllegalMove(f"move id {move!r} is out of range 0..{len(MOVES) - 1}")
+            move = MOVES[move]
+        text = format_move(self.state, move)
+        token = st.apply_checked(self.state, move)
+        self._undo.append(token)
+        self._done += 1
+        self.moves += 1
+        self.log.append(text)
+        return move
+
+    def undo(self) -> None:
+        """Take back the last action (removal, draw or recycle).
+
+        Raises:
+            IllegalMove: nothing to undo, or the rules' undo limit is reached.
+        """
+        if not self._undo:
+            if self._done:
+                raise st.IllegalMove(
+                    f"undo reaches back only {self.rules.undo_limit} action(s) under these rules"
+                )
+            raise st.IllegalMove("nothing to undo")
+        st.undo(self.state, self._undo.pop())
+        self._done -= 1
+        policy = self.rules.undo_moves
+        self.moves += {UndoMoves.DECREMENT: -1, UndoMoves.KEEP: 0, UndoMoves.COUNT: 1}[policy]
+        self.log.append("undo")
+
+    def hint(self) -> Move | None:
+        """000's hint (see :mod:`pyramid_env.engine.hint`), or ``None`` if nothing helps."""
+        return hint(self.state)
+
+    # -- where it stands -----------------------------------------------------------------------
+    @property
+    def status(self) -> st.Status:
+        """Playing, won or lost."""
+        return st.status(self.state)
+
+    def is_dead(self) -> bool:
+        """000's dead-deal test on the current position (available under every preset)."""
+        return st.is_dead(self.state)
+
+    @property
+    def pass_number(self) -> int:
+        """The pass through the stock in progress, from 1."""
+        return self.state.recycles + 1
+
+    def score(self, seconds: float = 0.0) -> float:
+        """The preset's score; ``seconds`` is the play time, used by time bonuses only.
+
+        The engine never reads a clock (results must not depend on the machine): callers that
+        score by time pass it in.
+        """
+        sc = self.rules.scoring
+        s = self.state
+        pts = sc.pyramid_card * (28 - s.pyramid_left) + sc.stock_card * (24 - s.left.bit_count())
+        if s.pyr == 0:
+            pts += sc.clear_bonus
+        if st.is_won(s):
+            pts += max(
+                0.0, sc.win_bonus - sc.win_per_move * self.moves - sc.win_per_second * seconds
+            )
+        return pts
+
+    def summary(self) -> str:
+        """One line: status, pass, moves, pyramid cards left, score."""
+        passes = "unlimited" if self.rules.passes is None else str(self.rules.passes)
+        return (
+            f"{self.status.value} · pass {self.pass_number}/{passes} · moves {self.moves} · "
+            f"pyramid {self.state.pyramid_left} left · score {self.score():g}"
+        )
+
+    def __str__(self) -> str:
+        """Header (deal, rules, code), the board with the stock face down, and the summary."""
+        return "\n".join(
+            [
+                f"{self.deal.label()} · {self.rules.name} · code {self.deal.code}",
+                format_board(self.state, hide_stock=True),
+                self.summary(),
+            ]
+        )
+
+    # -- save and load -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able save: format, deal code and number, full rules, action log."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "deal": self.deal.code,
+            "deal_number": self.deal.number,
+            "rules": self.rules.to_dict(),
+            "log": list(self.log),
+        } | ({"board": format_board(self._start)} if self._start else {})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game by replaying its log.
+
+        Raises:
+            ValueError: not a save of this format; IllegalMove: a log that does not replay.
+        """
+        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+            raise ValueError(
+                f"not a {SAVE_FORMAT} v{SAVE_VERSION} save: format={data.get('format')!r}, "
+                f"version={data.get('version')!r}"
+            )
+        rules = Rules.from_dict(data["rules"])
+        if "board" in data:
+            game = cls.from_board(data["board"], rules)
+        else:
+            game = cls(Deal(to_deal(data["deal"]).cards, data.get("deal_number")), rules)
+        for i, action in enumerate(data["log"]):
+            try:
+                game.undo() if action == "undo" else game.play(action)
+            except st.IllegalMove as err:
+                raise st.IllegalMove(f"save log entry {i} ({action!r}): {err}") from None
+        return game
+
+    def save(self, path: str | Path) -> None:
+        """Write the save as JSON to ``path``."""
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Game:
+        """Read a save written by :meth:`save`."""
+        return cls.from_dict(json.loads(Path(path).read_text()))

@@ -1,0 +1,100 @@
+"""Moves: one fixed table of every move that can ever be legal, each with a stable id.
+
+A move names *places*, not cards: the 28 pyramid slots, ``WASTE`` (the top of the waste) and
+``STOCK`` (the stock card in play besides the waste top: the drawn card under ``two-card``, the
+face-up stock top under ``msc``). Kinds: draw, recycle, a King removed alone at a place, and an
+unordered pair of places removed together (an exposed pair and a covering pair are both just
+"this pair of slots"; the position decides which applies).
+
+Because places mean the same part of the board in every deal, the move id is directly usable as
+a fixed ``Discrete`` action id whose units generalise across deals. The table is derived from the
+geometry, not typed: pyramid pairs are listed only if some reachable shape offers them (both
+exposed at once, or one the last coverer of the other), which drops pairs such as apex + bottom
+card that can never be legal under any rules.
+
+Id layout (sorted order is id order)::
+
+    0           DRAW
+    1           RECYCLE
+    2 .. 31     KING at place 0..29 (slots 0..27, WASTE, STOCK)
+    32 ..       PAIR (a, b), a < b, in lexicographic order
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from pyramid_env.engine.layout import SHAPES, SLOTS
+
+WASTE = SLOTS  # 28: the top card of the waste
+STOCK = SLOTS + 1  # 29: the drawn card, or the face-up stock top
+PLACES = SLOTS + 2
+
+
+class MoveKind(IntEnum):
+    """The four kinds of move."""
+
+    DRAW = 0
+    RECYCLE = 1
+    KING = 2
+    PAIR = 3
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One entry of the move table. Compare and sort by ``id``; build none, use ``MOVES``.
+
+    Attributes:
+        id: index in ``MOVES``; also the env's action id.
+        kind: see :class:`MoveKind`.
+        a: first place (KING, PAIR) or -1.
+        b: second place (PAIR, ``a < b``) or -1.
+    """
+
+    id: int
+    kind: MoveKind
+    a: int = -1
+    b: int = -1
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Places the move removes cards from (empty for draw and recycle)."""
+        return () if self.a < 0 else (self.a,) if self.b < 0 else (self.a, self.b)
+
+    def __repr__(self) -> str:
+        """``Move(5: KING 27)``: id, kind, places."""
+        places = " ".join(place_name(p) for p in self.places)
+        return f"Move({self.id}: {self.kind.name}{' ' + places if places else ''})"
+
+
+def place_name(p: int) -> str:
+    """``'12'`` for a slot, ``'WASTE'``, ``'STOCK'``."""
+    return "WASTE" if p == WASTE else "STOCK" if p == STOCK else str(p)
+
+
+def _feasible_slot_pairs() -> list[tuple[int, int]]:
+    pairs = set()
+    for shape in SHAPES.values():
+        exp = shape.exposed
+        pairs.update((a, b) for i, a in enumerate(exp) for b in exp[i + 1 :])
+        pairs.update((min(s, t), max(s, t)) for s, t in shape.covering)
+    return sorted(pairs)
+
+
+def _make_moves() -> tuple[Move, ...]:
+    moves = [Move(0, MoveKind.DRAW), Move(1, MoveKind.RECYCLE)]
+    moves += [Move(len(moves) + p, MoveKind.KING, p) for p in range(PLACES)]
+    pairs = _feasible_slot_pairs()
+    pairs += [(s, p) for s in range(SLOTS) for p in (WASTE, STOCK)] + [(WASTE, STOCK)]
+    moves += [Move(len(moves) + i, MoveKind.PAIR, a, b) for i, (a, b) in enumerate(sorted(pairs))]
+    return tuple(moves)
+
+
+MOVES: tuple[Move, ...] = _make_moves()
+NUM_MOVES = len(MOVES)
+DRAW: Move = MOVES[0]
+RECYCLE: Move = MOVES[1]
+KING_AT: tuple[Move, ...] = MOVES[2 : 2 + PLACES]
+PAIR_AT: dict[tuple[int, int], Move] = {(m.a, m.b): m for m in MOVES if m.kind is MoveKind.PAIR}
+"""``PAIR_AT[a, b]`` with ``a < b``."""

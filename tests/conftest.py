@@ -1,0 +1,42 @@
+"""Shared test helpers: positions from text, and move-set comparison with a two-way diff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyramid_env.engine import State, format_move, legal_moves, parse_board
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def board(text: str, rules: str = "relaxed") -> State:
+    return parse_board(text, rules)
+
+
+def fixture_board(name: str, rules: str) -> State:
+    return parse_board((FIXTURES / "boards" / name).read_text(), rules)
+
+
+def move_texts(s: State) -> set[str]:
+    return {format_move(s, m) for m in legal_moves(s)}
+
+
+def check_moves(s: State, expected: set[str]) -> None:
+    """Compare the legal moves (as text) with ``expected``, reporting both differences."""
+    got = move_texts(s)
+    # A pair may be written either way round: normalise to the engine's order.
+    norm = set()
+    for e in expected:
+        parts = e.split("+")
+        norm.add(
+            e if len(parts) == 1 else next((g for g in got if set(g.split("+")) == set(parts)), e)
+        )
+    missing, extra = norm - got, got - norm
+    assert not missing and not extra, f"missing {sorted(missing)}, unexpected {sorted(extra)}\n{s}"
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    return FIXTURES

@@ -1,0 +1,28 @@
+from pyramid_env.cli import main
+from pyramid_env.engine import deal
+
+
+def test_show_prints_board_and_code(capsys):
+    assert main(["show", "--deal", "1", "--rules", "unlimited"]) == 0
+    out = capsys.readouterr().out
+    assert f"deal #1 · code {deal(1).code}" in out
+    assert "1 card on the waste at the start" in out
+    assert out.count("\n") >= 10 and "waste: " + deal(1).text.split()[28] in out
+
+
+def test_show_accepts_code_and_cards(capsys):
+    d = deal(8)
+    assert main(["show", "--code", d.code]) == 0
+    by_code = capsys.readouterr().out
+    assert main(["show", "--cards", d.text]) == 0
+    by_cards = capsys.readouterr().out
+    assert by_code.splitlines()[2:] == by_cards.splitlines()[2:]
+
+
+def test_bad_input_exits_2_with_the_reason(capsys):
+    assert main(["show", "--rules", "nope"]) == 2
+    assert "unknown preset 'nope'; known presets: relaxed" in capsys.readouterr().err
+    assert main(["show", "--code", "P1-abc"]) == 2
+    assert "bad deal code" in capsys.readouterr().err
+    assert main(["show", "--cards", "Ac Ac"]) == 2
+    assert "Ac appears twice" in capsys.readouterr().err
