@@ -1,12 +1,14 @@
 """The ``pyramid-env`` command line.
 
 ``pyramid-env show (--deal N | --code C | --cards "...") [--rules R] [--hide-stock]`` prints a
-deal's board, its code and its rules; later subcommands (solve, benchmark) join here.
+deal's board, its code and its rules. ``pyramid-env solve ... [--shortest] [--json]`` solves it
+(the solver knows the stock order).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
@@ -36,6 +38,22 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve(args: argparse.Namespace) -> int:
+    from pyramid_env.solver import solve  # the solver is not needed by `show`
+
+    game = _game(args)
+    sol = solve(game, shortest=args.shortest, budget=args.budget, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(sol.to_dict()))
+        return 0
+    print(f"{game.deal.label()} · {game.rules.name} · code {game.deal.code}")
+    print(f"{sol.status.value} · {sol.nodes:,} positions · {sol.seconds:.3f} s")
+    if sol.line is not None:
+        kind = "shortest line" if sol.shortest else "winning line"
+        print(f"{kind}, {sol.steps} steps: {' '.join(sol.line)}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
     parser = argparse.ArgumentParser(prog="pyramid-env", description=__doc__.splitlines()[0])
@@ -44,6 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_deal_args(show)
     show.add_argument("--hide-stock", action="store_true", help="print the stock face down")
     show.set_defaults(func=_show)
+    solve = sub.add_parser("solve", help="won or lost, with a winning (or shortest) line")
+    _add_deal_args(solve)
+    solve.add_argument("--shortest", action="store_true", help="a line with the fewest steps")
+    solve.add_argument("--json", action="store_true", help="print the result as JSON")
+    solve.add_argument("--budget", type=int, help="give up (unknown) after N positions")
+    solve.add_argument("--time-limit", type=float, help="give up (unknown) after S seconds")
+    solve.set_defaults(func=_solve)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -26,3 +26,17 @@ def test_bad_input_exits_2_with_the_reason(capsys):
     assert "bad deal code" in capsys.readouterr().err
     assert main(["show", "--cards", "Ac Ac"]) == 2
     assert "Ac appears twice" in capsys.readouterr().err
+
+
+def test_solve_json_and_text(capsys):
+    import json
+
+    assert main(["solve", "--deal", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"status", "moves", "steps", "nodes", "seconds", "shortest"}
+    assert out["status"] in ("win", "loss")
+    assert main(["solve", "--deal", "5", "--rules", "msc", "--budget", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "unknown"
+    assert main(["solve", "--deal", "5", "--rules", "msc", "--shortest", "--budget", "2000"]) == 0
+    text = capsys.readouterr().out
+    assert "deal #5 · msc" in text and "unknown" in text

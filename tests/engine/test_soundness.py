@@ -9,31 +9,7 @@ import random
 import pytest
 
 from pyramid_env.engine import PRESETS, Status, get_rules, is_dead, parse_board, status
-from pyramid_env.engine.cards import CARD_NAMES
-from pyramid_env.engine.layout import ROWS, SHAPES
-from tests.brute import brute_winnable
-
-SMALL_SHAPES = sorted(m for m in SHAPES if m.bit_count() <= 6)
-
-
-def random_small_board(rng: random.Random, rules) -> str:
-    cards = rng.sample(range(52), 52)
-    mask = rng.choice(SMALL_SHAPES)
-    rows, k = [], 0
-    for r in range(ROWS):
-        row = []
-        for _ in range(r + 1):
-            row.append(CARD_NAMES[cards.pop()] if mask >> k & 1 else "..")
-            k += 1
-        rows.append("  ".join(row))
-    stock = [CARD_NAMES[cards.pop()] for _ in range(rng.randint(0, 6))]
-    waste = [CARD_NAMES[cards.pop()] for _ in range(rng.randint(0, 3))]
-    lines = rows + ["stock: " + " ".join(stock), "waste: " + " ".join(waste)]
-    if rules.stock_play == "drawn-and-waste" and rng.random() < 0.5:
-        lines.append("drawn: " + CARD_NAMES[cards.pop()])
-    if rules.recycles is not None:
-        lines.append(f"recycles: {rng.randint(0, rules.recycles)}")
-    return "\n".join(lines)
+from tests.brute import brute_winnable, random_small_board
 
 
 @pytest.mark.parametrize("preset", [*PRESETS, "relaxed+all", "msc+draw3"])

@@ -1,0 +1,565 @@
+"""Exact solver: won / lost for a deal or any position, a winning line, a shortest line.
+
+The solver is clairvoyant: it knows the stock order. It plays through the engine's own move
+generator and ``apply``/``undo`` (one source of rules truth) and adds search on top:
+
+* **Verdict** (``shortest=False``): depth-first search, removals before turning the stock, with a
+  set of positions already entered (``State.key()``, which under unlimited recycling ignores the
+  lap count, so the search closes). Pruned: positions where some pyramid card has no partner
+  left that it could ever meet (a live stock card of the partner rank, or a pyramid card of that
+  rank in a place that can ever be exposed together with it, or its last coverer where covering
+  pairs count), and where a rank class runs short by count. An exposed pyramid King is removed at
+  once (it never hurts: it only exposes cards), and so is a waste or stock King when one card is
+  turned per draw.
+* **Free-stock abstraction**: with unlimited passes, one card per draw and only the waste top in
+  play (``relaxed``, ``unlimited``), every live stock card can be brought to the waste top at
+  will by drawing and recycling, which change nothing else. Stock order is then irrelevant to the
+  verdict, and so is which card of a rank is used: the search runs on (pyramid shape, live stock
+  cards per rank). The winning line is turned back into engine moves (draws and recycles
+  included) and replayed through the engine.
+* **Shortest** (``shortest=True``): A* over full positions, every step (draw, recycle, removal)
+  costing 1, with the admissible and consistent bound "removals still needed": for each rank
+  class ``{r, 13 - r}`` at least ``max(pyramid r, pyramid 13 - r)``, plus one per pyramid King.
+
+Every ``win`` line is replayed through the engine before it is returned (``check=True``).
+``unknown`` is returned only when an explicit ``budget`` (positions) or ``time_limit`` ran out.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pyramid_env.engine import state as st
+from pyramid_env.engine.cards import KING, RANK, TARGET
+from pyramid_env.engine.deal import DealLike
+from pyramid_env.engine.game import Game
+from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS
+from pyramid_env.engine.moves import DRAW, KING_AT, MOVES, PAIR_AT, RECYCLE, WASTE, Move
+from pyramid_env.engine.notation import format_move
+from pyramid_env.engine.rules import Goal, Rules, StockPlay
+
+_STOCK_MASK = (1 << 24) - 1
+
+
+class Verdict(StrEnum):
+    """The solver's answer."""
+
+    WIN = "win"
+    LOSS = "loss"
+    UNKNOWN = "unknown"
+    """A budget ran out; never a guess."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What :func:`solve` found.
+
+    Attributes:
+        status: win, loss or unknown.
+        moves: the winning line as engine moves from the position solved (``None`` unless win).
+        line: the same line as text (``'draw'``, ``'Kd'``, ``'5d+8s'``), for people and JSON.
+        nodes: positions expanded.
+        seconds: wall time of the search.
+        shortest: whether ``moves`` is proven to have the fewest steps.
+    """
+
+    status: Verdict
+    moves: tuple[Move, ...] | None = None
+    line: tuple[str, ...] | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    shortest: bool = False
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def steps(self) -> int | None:
+        """Length of the winning line (draws, recycles and removals), ``None`` if no win."""
+        return None if self.moves is None else len(self.moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"status", "moves", "steps", "nodes", "seconds", "shortest"}``."""
+        return {
+            "status": self.status.value,
+            "moves": list(self.line) if self.line is not None else None,
+            "steps": self.steps,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "shortest": self.shortest,
+        }
+
+
+class _Budget(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables shared by every search
+# ---------------------------------------------------------------------------------------------
+def _partner_slots(covering: bool) -> tuple[int, ...]:
+    """``mask[i]``: slots that slot ``i`` can ever be removed together with."""
+    masks = [0] * SLOTS
+    for m in MOVES:
+        if m.a >= 0 and m.b >= 0 and m.b < SLOTS:
+            direct = m.a in COVERED_BY[m.b] or m.b in COVERED_BY[m.a]
+            if covering or not direct:
+                masks[m.a] |= 1 << m.b
+                masks[m.b] |= 1 << m.a
+    return tuple(masks)
+
+
+_PARTNERS = {True: _partner_slots(True), False: _partner_slots(False)}
+_PYRAMID_CARDS = tuple(sum(p < SLOTS for p in m.places) for m in MOVES)
+"""Pyramid cards each move removes: the search tries pairs inside the pyramid first."""
+
+
+class _Deal:
+    """Per-(deal, rules) tables for pruning and the bound."""
+
+    def __init__(self, s: st.State) -> None:
+        cards = s.deal.cards
+        self.prank = tuple(RANK[c] for c in cards[:SLOTS])
+        # slots_of[r]: pyramid slots holding rank r; stock_of[r]: stock cycle positions of rank r.
+        self.slots_of = [0] * 14
+        self.stock_of = [0] * 14
+        for i, c in enumerate(cards[:SLOTS]):
+            self.slots_of[RANK[c]] |= 1 << i
+        for i, c in enumerate(cards[SLOTS:]):
+            self.stock_of[RANK[c]] |= 1 << i
+        partners = _PARTNERS[s.rules.covering_pair]
+        # need[i]: pyramid slots that could partner slot i (same deal, any time).
+        self.need = tuple(
+            partners[i] & self.slots_of[TARGET - self.prank[i]] if self.prank[i] != KING else 0
+            for i in range(SLOTS)
+        )
+
+    def stock_counts(self, left: int) -> list[int]:
+        """Live stock cards per rank (index 1..13)."""
+        return [(left & m).bit_count() for m in self.stock_of]
+
+    def hopeless(self, pyr: int, counts: list[int]) -> bool:
+        """Some pyramid card can never be removed, or a rank class is short by count.
+
+        ``counts[r]``: live stock cards of rank ``r``. Sound under every rule set: a card is
+        only ever removed with a partner of the complementary rank, from the stock or from a
+        pyramid place that can meet it; each removal uses up one card of each rank in the pair.
+        """
+        slots_of, prank, need = self.slots_of, self.prank, self.need
+        for r in range(1, 7):
+            pr = (pyr & slots_of[r]).bit_count()
+            pq = (pyr & slots_of[TARGET - r]).bit_count()
+            if pr > pq + counts[TARGET - r] or pq > pr + counts[r]:
+                return True
+        m = pyr
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            m ^= low
+            r = prank[i]
+            if r != KING and not counts[TARGET - r] and not (pyr & need[i]):
+                return True
+        return False
+
+    def bound(self, pyr: int) -> int:
+        """Removals still needed, at least (admissible and consistent for A*)."""
+        slots_of = self.slots_of
+        h = (pyr & slots_of[KING]).bit_count()
+        for r in range(1, 7):
+            h += max((pyr & slots_of[r]).bit_count(), (pyr & slots_of[TARGET - r]).bit_count())
+        return h
+
+
+# ---------------------------------------------------------------------------------------------
+# Verdict: depth-first search over engine positions
+# ---------------------------------------------------------------------------------------------
+def _ordered(s: st.State, force_stock_kings: bool) -> list[int]:
+    """Legal move ids in search order: a forced King alone, else removals, then draw/recycle."""
+    ids = st.legal_ids(s)
+    if not ids:
+        return ids
+    turn = ids[0] if ids[0] <= 1 else -1
+    for i in ids:
+        if 2 <= i < 2 + SLOTS + 2:  # a King
+            place = i - 2
+            if place < SLOTS or force_stock_kings:
+                return [i]
+        elif i > 1:
+            break
+    if turn >= 0:
+        ids = ids[1:]
+    ids.sort(key=_PYRAMID_CARDS.__getitem__, reverse=True)  # stable: id order within a group
+    if turn >= 0:
+        ids.append(turn)
+    return ids
+
+
+def _dead(s: st.State, info: _Deal, free: _FreeStock) -> bool:
+    """Pruned: hopeless, or lost even with a free stock.
+
+    Cached on (pyramid, live stock), which many positions share: they differ only in where the
+    stock is turned to.
+    """
+    k = s.pyr | s.left << 28
+    dead = free.dead_cache.get(k)
+    if dead is None:
+        counts = info.stock_counts(s.left)
+        dead = info.hopeless(s.pyr, counts) or not free.wins(s.pyr, counts)
+        free.dead_cache[k] = dead
+    return dead
+
+
+def _dfs(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+    force = s.rules.draw_count == 1
+    free = _FreeStock(s, info, limit)
+    if _dead(s, info, free):
+        return None
+    seen = {s.key()}
+    path: list[int] = []
+    tokens: list[st.Token] = []
+    stack = [iter(_ordered(s, force))]
+    while stack:
+        i = next(stack[-1], None)
+        if i is None:
+            stack.pop()
+            if tokens:
+                st.undo(s, tokens.pop())
+                path.pop()
+            continue
+        tok = st.apply(s, MOVES[i])
+        if st.is_won(s):
+            return [*path, i]
+        k = s.key()
+        if k in seen or _dead(s, info, free):
+            st.undo(s, tok)
+            continue
+        seen.add(k)
+        limit.tick()
+        tokens.append(tok)
+        path.append(i)
+        stack.append(iter(_ordered(s, force)))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Verdict with a free stock (unlimited passes, draw one, waste top only)
+# ---------------------------------------------------------------------------------------------
+def _free_stock(rules: Rules) -> bool:
+    waste_top = rules.stock_play is StockPlay.WASTE_TOP
+    return rules.passes is None and rules.draw_count == 1 and waste_top
+
+
+class _FreeStock:
+    """Search on (pyramid shape, live stock cards per rank), as if the stock were free.
+
+    "Free": any live stock card can be played at any time. Exact for free-stock rules (see the
+    module docstring). For every other rule set it is a relaxation: a position it cannot win is
+    lost, so the depth-first and A* searches use it to prune, with its verdicts cached across
+    the whole search (many positions share a key).
+    Abstract moves are ``(slot, slot)``, ``(slot, -rank)`` (with a stock card of that rank) and
+    ``(slot, -13)`` (a King).
+    """
+
+    def __init__(self, s: st.State, info: _Deal, limit: _Limit) -> None:
+        self.prank = info.prank
+        self.info = info
+        self.limit = limit
+        self.covering = s.rules.covering_pair
+        self.goal_all = s.rules.goal is Goal.ALL
+        self.stock_pairs = s.rules.stock_play is not StockPlay.WASTE_TOP
+        self.failed: set[int] = set()
+        self.won: set[int] = set()
+        self.dead_cache: dict[int, bool] = {}  # for _dead, keyed by pyr | left << 28
+
+    @staticmethod
+    def key(pyr: int, counts: list[int]) -> int:
+        k = pyr
+        for r in range(1, 13):
+            k = k << 3 | counts[r]
+        return k
+
+    def _won(self, pyr: int, counts: list[int]) -> bool:
+        if pyr:
+            return False
+        if not self.goal_all:
+            return True
+        if self.stock_pairs:  # leftover stock cards must pair off among themselves
+            return all(counts[r] == counts[TARGET - r] for r in range(1, 7))
+        return not any(counts[1:KING])
+
+    def wins(self, pyr: int, counts: list[int]) -> bool:
+        """Cached verdict of the relaxation for this shape and stock."""
+        k = self.key(pyr, counts)
+        if k in self.won:
+            return True
+        if k in self.failed:
+            return False
+        if self.solve(pyr, list(counts)) is None:
+            return False
+        self.won.add(k)
+        return True
+
+    def solve(self, pyr: int, counts: list[int]) -> list[tuple[int, int]] | None:
+        """A winning abstract line, or ``None``."""
+        line: list[tuple[int, int]] = []
+        return line if self._go(pyr, counts, line) else None
+
+    def _go(self, pyr: int, counts: list[int], line: list[tuple[int, int]]) -> bool:
+        if self._won(pyr, counts):
+            return True
+        if pyr == 0:
+            return False
+        k = self.key(pyr, counts)
+        if k in self.failed:
+            return False
+        self.limit.tick()
+        prank = self.prank
+        shape = SHAPES[pyr]
+        exp = shape.exposed
+        for i in exp:  # an exposed King goes at once
+            if prank[i] == KING:
+                line.append((i, -KING))
+                if self._go(pyr ^ (1 << i), counts, line):
+                    return True
+                line.pop()
+                self.failed.add(k)
+                return False
+        moves: list[tuple[int, int]] = []
+        for a, i in enumerate(exp):
+            need = TARGET - prank[i]
+            for j in exp[a + 1 :]:
+                if prank[j] == need:
+                    moves.append((i, j))
+        if self.covering:
+            for i, j in shape.covering:
+                if prank[i] + prank[j] == TARGET:
+                    moves.append((i, j))
+        for i in exp:
+            if counts[TARGET - prank[i]]:
+                moves.append((i, -(TARGET - prank[i])))
+        hopeless = self.info.hopeless
+        for i, j in moves:
+            after = pyr ^ (1 << i)
+            if j >= 0:
+                after ^= 1 << j
+            else:
+                counts[-j] -= 1
+            if not hopeless(after, counts):
+                line.append((i, j))
+                if self._go(after, counts, line):
+                    if j < 0:
+                        counts[-j] += 1
+                    return True
+                line.pop()
+            if j < 0:
+                counts[-j] += 1
+        self.failed.add(k)
+        return False
+
+
+def _concrete(s: st.State, abstract: list[tuple[int, int]]) -> list[int]:
+    """Turn a free-stock line into engine moves, turning the stock to each card it uses."""
+    s = s.copy()
+    out: list[int] = []
+
+    def play(m: Move) -> None:
+        st.apply(s, m)
+        out.append(m.id)
+
+    for i, j in abstract:
+        if j >= 0:
+            play(PAIR_AT[min(i, j), max(i, j)])
+        elif j == -KING and RANK[s.deal.cards[i]] == KING:
+            play(KING_AT[i])
+        else:
+            rank = -j
+            while True:
+                top = s.card_at(WASTE)
+                if top is not None and RANK[top] == rank:
+                    break
+                play(DRAW if s.stock_size else RECYCLE)
+            play(PAIR_AT[i, WASTE])
+        if st.is_won(s):
+            break
+    if s.rules.goal is Goal.ALL:  # stock Kings last; the line ends once everything is gone
+        while not st.is_won(s):
+            top = s.card_at(WASTE)
+            if top is not None and RANK[top] == KING:
+                play(KING_AT[WASTE])
+            else:
+                play(DRAW if s.stock_size else RECYCLE)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Shortest: A* over engine positions
+# ---------------------------------------------------------------------------------------------
+def _fields_of(key: int, unlimited: bool) -> tuple[int, int, int, bool, int]:
+    recycles = 0 if unlimited else key >> 58
+    return key & FULL, key >> 28 & _STOCK_MASK, key >> 52 & 31, bool(key >> 57 & 1), recycles
+
+
+def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+    unlimited = s.rules.passes is None
+    start = s.key()
+    if st.is_won(s):
+        return []
+    g_of = {start: 0}
+    parent: dict[int, tuple[int, int]] = {}
+    heap = [(info.bound(s.pyr), 0, start)]
+    tie = 0
+    work = s.copy()
+    free = _FreeStock(s, info, limit)
+    if _dead(s, info, free):
+        return None
+    while heap:
+        f, _, k = heapq.heappop(heap)
+        g = g_of[k]
+        if f > g + info.bound(k & FULL):  # stale entry
+            continue
+        work.pyr, work.left, work.ptr, work.drawn, work.recycles = _fields_of(k, unlimited)
+        if st.is_won(work):
+            line = []
+            while k != start:
+                k, i = parent[k]
+                line.append(i)
+            return line[::-1]
+        limit.tick()
+        for i in _ordered(work, force_stock_kings=False):
+            tok = st.apply(work, MOVES[i])
+            nk = work.key()
+            if g + 1 < g_of.get(nk, 1 << 30) and (st.is_won(work) or not _dead(work, info, free)):
+                g_of[nk] = g + 1
+                parent[nk] = (k, i)
+                tie += 1
+                heapq.heappush(heap, (g + 1 + info.bound(work.pyr), tie, nk))
+            st.undo(work, tok)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The API
+# ---------------------------------------------------------------------------------------------
+class _Limit:
+    __slots__ = ("nodes", "budget", "deadline", "start")
+
+    def __init__(self, budget: int | None, time_limit: float | None) -> None:
+        self.nodes = 0
+        self.budget = budget
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise _Budget
+        if self.deadline is not None and not self.nodes & 1023:
+            if time.perf_counter() > self.deadline:
+                raise _Budget
+
+
+def _start_state(target: DealLike | Game | st.State, rules: Rules | str | None) -> st.State:
+    if isinstance(target, Game):
+        return target.state.copy()
+    if isinstance(target, st.State):
+        return target.copy()
+    return st.State(target, rules)
+
+
+def solve(
+    target: DealLike | Game | st.State,
+    rules: Rules | str | None = None,
+    *,
+    shortest: bool = False,
+    budget: int | None = None,
+    time_limit: float | None = None,
+    check: bool = True,
+) -> Solution:
+    """Solve a deal under ``rules``, or a ``Game``/``State`` from its current position.
+
+    A deal is a number, a code, 52 cards as text or a ``Deal``. For a game or a state, ``rules``
+    is ignored: the position's own rules apply.
+
+    Args:
+        target: what to solve.
+        rules: preset name or ``Rules`` for a deal; default ``relaxed``.
+        shortest: return a line with the fewest steps (draw, recycle and removal each count 1).
+        budget: give up (status ``unknown``) after expanding this many positions.
+        time_limit: give up (status ``unknown``) after this many seconds.
+        check: replay a winning line through the engine before returning it (an assertion).
+
+    Returns:
+        A :class:`Solution`.
+    """
+    s = _start_state(target, rules)
+    limit = _Limit(budget, time_limit)
+    info = _Deal(s)
+    status = st.status(s)
+    line: list[int] | None
+    try:
+        if status is st.Status.WON:
+            line = []
+        elif status is st.Status.LOST:
+            line = None
+        elif shortest:
+            line = _astar(s.copy(), info, limit)
+        elif _free_stock(s.rules):
+            counts = info.stock_counts(s.left)
+            abstract = _FreeStock(s, info, limit).solve(s.pyr, counts)
+            line = None if abstract is None else _concrete(s, abstract)
+        else:
+            line = _dfs(s.copy(), info, limit)
+    except _Budget:
+        return Solution(Verdict.UNKNOWN, nodes=limit.nodes, seconds=_since(limit))
+    seconds = _since(limit)
+    if line is None:
+        return Solution(Verdict.LOSS, nodes=limit.nodes, seconds=seconds, shortest=shortest)
+    moves = tuple(MOVES[i] for i in line)
+    texts = _replay(s, moves, check)
+    return Solution(Verdict.WIN, moves, texts, limit.nodes, seconds, shortest)
+
+
+def _since(limit: _Limit) -> float:
+    return time.perf_counter() - limit.start
+
+
+def _replay(s: st.State, moves: tuple[Move, ...], check: bool) -> tuple[str, ...]:
+    """Play the line through the engine (checked); return its text form."""
+    s = s.copy()
+    texts = []
+    for m in moves:
+        texts.append(format_move(s, m))
+        if check:
+            st.apply_checked(s, m)
+        else:
+            st.apply(s, m)
+    if check and not st.is_won(s):
+        raise AssertionError("solver line does not win when replayed: " + " ".join(texts))
+    return tuple(texts)
+
+
+def is_winnable(game: Game | st.State, *, budget: int | None = None) -> bool | None:
+    """Can the position still be won (knowing the stock)? ``None`` if the budget ran out."""
+    sol = solve(game, budget=budget)
+    return None if sol.status is Verdict.UNKNOWN else sol.status is Verdict.WIN
+
+
+def best_move(
+    game: Game | st.State, *, budget: int | None = 200_000, shortest: bool = True
+) -> Move | None:
+    """A move that keeps the position winnable, from a shortest line when the budget allows.
+
+    Falls back to the first move of any winning line if the shortest search runs out of budget.
+    Returns ``None`` when the position cannot be won (or nothing is left to do).
+    """
+    if shortest:
+        sol = solve(game, shortest=True, budget=budget)
+        if sol.status is not Verdict.UNKNOWN:
+            return sol.moves[0] if sol.moves else None
+    sol = solve(game)
+    return sol.moves[0] if sol.moves else None
+
+
+__all__ = ["Solution", "Verdict", "best_move", "is_winnable", "solve"]

@@ -1,0 +1,110 @@
+"""The solver against the engine (lines replay), a plain exhaustive search, and msc-1500."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pyramid_env.engine import PRESETS, Deal, Game, Status, get_rules, parse_board
+from pyramid_env.engine.deal import parse_cards
+from pyramid_env.solver import Verdict, best_move, is_winnable, solve
+from tests.brute import brute_shortest, brute_winnable, random_small_board
+
+MSC = Path(__file__).parents[1] / "fixtures" / "msc-1500"
+DECKS = (MSC / "decks.txt").read_text().splitlines()
+LENGTHS = [int(x) for x in (MSC / "lengths.txt").read_text().split()]
+VARIANTS = [(p, {}) for p in PRESETS] + [
+    ("relaxed", {"goal": "all"}),
+    ("relaxed", {"draw_count": 3}),
+    ("msc", {"goal": "all"}),
+    ("two-card", {"draw_count": 3, "passes": 2}),
+]
+
+
+def replay_wins(start, moves) -> bool:
+    g = Game.from_board(str(start), start.rules) if not isinstance(start, Game) else start
+    for m in moves:
+        g.play(m)
+    return g.status is Status.WON
+
+
+@pytest.mark.parametrize(("preset", "knobs"), VARIANTS, ids=str)
+def test_verdicts_and_shortest_lengths_match_exhaustive_search(preset, knobs):
+    rules = get_rules(preset, **knobs)
+    rng = random.Random(f"{preset}{knobs}")
+    wins = losses = 0
+    for _ in range(1000):
+        s = parse_board(random_small_board(rng, rules), rules)
+        truth = brute_winnable(s)
+        sol = solve(s)
+        assert sol.status == (Verdict.WIN if truth else Verdict.LOSS), f"\n{s}"
+        if truth:
+            wins += 1
+            assert replay_wins(s, sol.moves)
+            short = solve(s, shortest=True)
+            assert short.steps == brute_shortest(s), f"\n{s}"
+            assert short.shortest and replay_wins(s, short.moves)
+        else:
+            losses += 1
+            assert solve(s, shortest=True).status is Verdict.LOSS
+    assert wins > 10 and losses > 10
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_full_deals_win_lines_replay(preset):
+    for n in range(12):
+        sol = solve(n, preset, time_limit=20)
+        assert sol.status is not Verdict.UNKNOWN
+        if sol.status is Verdict.WIN:
+            g = Game(n, preset)
+            for text in sol.line:  # the text form replays too
+                g.play(text)
+            assert g.status is Status.WON and len(sol.line) == sol.steps
+
+
+def test_msc_oracle_sample_verdicts():
+    for i in range(0, 1500, 25):
+        sol = solve(Deal(parse_cards(DECKS[i])), "msc")
+        assert sol.status == (Verdict.WIN if LENGTHS[i] else Verdict.LOSS), i
+
+
+def test_msc_oracle_sample_shortest_lengths():
+    # The quickest decks for our A* (a test, not a benchmark; the script checks all 1,500).
+    for i in (0, 1, 4):
+        sol = solve(Deal(parse_cards(DECKS[i])), "msc", shortest=True)
+        assert sol.steps == LENGTHS[i], i
+
+
+def test_mid_game_positions_and_helpers():
+    g = Game(3, "relaxed")
+    assert is_winnable(g) is (solve(3).status is Verdict.WIN)
+    for _ in range(12):
+        if g.status is not Status.PLAYING:
+            break
+        m = best_move(g, budget=50_000)
+        if m is None:
+            break
+        before = solve(g, shortest=True, budget=50_000)
+        g.play(m)
+        after = solve(g, shortest=True, budget=50_000)
+        if before.status is Verdict.WIN and after.status is Verdict.WIN:
+            assert after.steps == before.steps - 1  # the best move is on a shortest line
+        assert is_winnable(g) is not False
+
+
+def test_budget_gives_unknown_never_a_guess():
+    sol = solve(Deal(parse_cards(DECKS[1344])), "msc", budget=1000)
+    assert sol.status is Verdict.UNKNOWN and sol.moves is None and sol.nodes > 1000
+
+
+def test_solved_positions_and_json():
+    sol = solve(0, "relaxed")
+    d = sol.to_dict()
+    assert set(d) == {"status", "moves", "steps", "nodes", "seconds", "shortest"}
+    assert d["steps"] == len(d["moves"]) if d["moves"] else True
+    apex = "Kc\n" + "\n".join("  ".join([".."] * (r + 1)) for r in range(1, 7)) + "\nstock:\n"
+    s = parse_board(apex, "relaxed")
+    assert solve(s).line == ("Kc",)
+    g = Game.from_board(apex, "relaxed")
+    g.play("Kc")
+    assert solve(g).status is Verdict.WIN and solve(g).steps == 0
