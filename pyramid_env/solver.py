@@ -112,6 +112,8 @@ def _partner_slots(covering: bool) -> tuple[int, ...]:
 
 
 _PARTNERS = {True: _partner_slots(True), False: _partner_slots(False)}
+_KING_IDS = range(KING_AT[0].id, KING_AT[-1].id + 1)
+_FIRST_KING_AT_STOCK = KING_AT[WASTE].id  # King ids below this are pyramid slots
 _PYRAMID_CARDS = tuple(sum(p < SLOTS for p in m.places) for m in MOVES)
 """Pyramid cards each move removes: the search tries pairs inside the pyramid first."""
 
@@ -147,21 +149,7 @@ class _Deal:
         only ever removed with a partner of the complementary rank, from the stock or from a
         pyramid place that can meet it; each removal uses up one card of each rank in the pair.
         """
-        slots_of, prank, need = self.slots_of, self.prank, self.need
-        for r in range(1, 7):
-            pr = (pyr & slots_of[r]).bit_count()
-            pq = (pyr & slots_of[TARGET - r]).bit_count()
-            if pr > pq + counts[TARGET - r] or pq > pr + counts[r]:
-                return True
-        m = pyr
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            m ^= low
-            r = prank[i]
-            if r != KING and not counts[TARGET - r] and not (pyr & need[i]):
-                return True
-        return False
+        return any(self.hopeless_class(pyr, counts, r) for r in range(1, 7))
 
     def hopeless_class(self, pyr: int, counts: list[int], r: int) -> bool:
         """:meth:`hopeless` restricted to the rank class of ``r``.
@@ -207,13 +195,12 @@ def _ordered(s: st.State, force_stock_kings: bool) -> list[int]:
     ids = st.legal_ids(s)
     if not ids:
         return ids
-    turn = ids[0] if ids[0] <= 1 else -1
-    for i in ids:
-        if 2 <= i < 2 + SLOTS + 2:  # a King
-            place = i - 2
-            if place < SLOTS or force_stock_kings:
+    turn = ids[0] if ids[0] <= RECYCLE.id else -1
+    for i in ids:  # ids are sorted: draw/recycle, then Kings, then pairs
+        if i in _KING_IDS:
+            if i < _FIRST_KING_AT_STOCK or force_stock_kings:
                 return [i]
-        elif i > 1:
+        elif i > RECYCLE.id:
             break
     if turn >= 0:
         ids = ids[1:]

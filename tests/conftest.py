@@ -10,6 +10,17 @@ from pyramid_env.engine import State, format_move, legal_moves, parse_board
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+# A full pyramid whose bottom row offers nothing (ranks 2, 3, 4 need J, T, 9); add stock lines.
+STUCK = """
+            Jd
+          6d  7h
+        As  4d  Qs
+      5h  3s  6h  9h
+    Kh  Kc  Ad  Ks  9c
+  Qc  Jc  8d  Td  Ts  Js
+2c  2d  2h  3c  3d  3h  4c
+"""
+
 
 def board(text: str, rules: str = "relaxed") -> State:
     return parse_board(text, rules)

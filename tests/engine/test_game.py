@@ -3,17 +3,7 @@ import json
 import pytest
 
 from pyramid_env.engine import DRAW, Game, IllegalMove, format_move
-from tests.conftest import board
-
-STUCK = """
-            Jd
-          6d  7h
-        As  4d  Qs
-      5h  3s  6h  9h
-    Kh  Kc  Ad  Ks  9c
-  Qc  Jc  8d  Td  Ts  Js
-2c  2d  2h  3c  3d  3h  4c
-"""
+from tests.conftest import STUCK, board
 
 
 def test_play_accepts_moves_ids_and_text_and_refuses_bad_input():

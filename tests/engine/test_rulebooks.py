@@ -11,18 +11,7 @@ from pyramid_env.engine import (
     legal_moves,
     status,
 )
-from tests.conftest import board, check_moves, fixture_board
-
-# A full pyramid whose bottom row offers nothing (ranks 2, 3, 4 need J, T, 9).
-STUCK = """
-            Jd
-          6d  7h
-        As  4d  Qs
-      5h  3s  6h  9h
-    Kh  Kc  Ad  Ks  9c
-  Qc  Jc  8d  Td  Ts  Js
-2c  2d  2h  3c  3d  3h  4c
-"""
+from tests.conftest import STUCK, board, check_moves, fixture_board
 
 
 def game_from(text: str, rules) -> Game:

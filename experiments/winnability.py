@@ -1,0 +1,124 @@
+"""Share of winnable deals per preset, with a 95% Wilson interval and time per deal.
+
+    python experiments/winnability.py --rules relaxed unlimited msc two-card --deals 10000
+
+The solver knows the stock order, so "winnable" means winnable by a player who could see it:
+the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
+``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
+interval is over the decided deals. Writes ``winnability.csv`` (one row per deal) and
+``winnability.md`` (the table) to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import platform
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from pyramid_env.solver import Verdict, solve
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a binomial proportion (good near 0 and 1, unlike Wald)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+@dataclass
+class Row:
+    rules: str
+    deal: int
+    status: str
+    steps: int | None
+    nodes: int
+    seconds: float
+
+
+def run(rules: str, first: int, deals: int, time_limit: float | None) -> list[Row]:
+    rows = []
+    for n in tqdm(range(first, first + deals), desc=rules, unit="deal", leave=False):
+        sol = solve(n, rules, time_limit=time_limit, check=True)
+        rows.append(Row(rules, n, sol.status.value, sol.steps, sol.nodes, sol.seconds))
+    return rows
+
+
+def summary(rows: list[Row]) -> dict[str, float | int | str]:
+    wins = sum(r.status == Verdict.WIN for r in rows)
+    unknown = sum(r.status == Verdict.UNKNOWN for r in rows)
+    decided = len(rows) - unknown
+    lo, hi = wilson(wins, decided)
+    times = sorted(r.seconds for r in rows)
+    return {
+        "rules": rows[0].rules,
+        "deals": len(rows),
+        "winnable": wins,
+        "unknown": unknown,
+        "share": wins / decided if decided else float("nan"),
+        "ci_low": lo,
+        "ci_high": hi,
+        "median_ms": 1000 * statistics.median(times),
+        "p99_ms": 1000 * times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)],
+        "max_ms": 1000 * times[-1],
+        "total_s": sum(times),
+    }
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        "| preset | deals | winnable | 95% CI | unknown | median | p99 | max | total |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in rows:
+        lines.append(
+            f"| `{s['rules']}` | {s['deals']:,} | {s['share']:.1%} | "
+            f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | {s['unknown']} | {s['median_ms']:.1f} ms | "
+            f"{s['p99_ms']:.0f} ms | {s['max_ms'] / 1000:.2f} s | {s['total_s']:.0f} s |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> dict | list:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rules", nargs="+", default=["relaxed"])
+    p.add_argument("--deals", type=int, default=10_000)
+    p.add_argument("--first", type=int, default=0)
+    p.add_argument("--time-limit", type=float, default=None, help="seconds per deal")
+    p.add_argument("--out", type=Path, default=Path("results/winnability"))
+    args = p.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    all_rows: list[Row] = []
+    summaries = []
+    for rules in args.rules:
+        rows = run(rules, args.first, args.deals, args.time_limit)
+        all_rows += rows
+        summaries.append(summary(rows))
+        print(markdown(summaries[-1:]).splitlines()[-1], flush=True)
+    with open(args.out / "winnability.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["rules", "deal", "status", "steps", "nodes", "seconds"])
+        for r in all_rows:
+            writer.writerow([r.rules, r.deal, r.status, r.steps, r.nodes, f"{r.seconds:.6f}"])
+    table = markdown(summaries)
+    note = (
+        f"deals {args.first}..{args.first + args.deals - 1}, time limit {args.time_limit} s, "
+        f"Python {platform.python_version()}, {time.time() - start:.0f} s wall"
+    )
+    (args.out / "winnability.md").write_text(f"{table}\n\n{note}\n")
+    print(f"\n{table}\n\n{note}")
+    return summaries
+
+
+if __name__ == "__main__":
+    main()
