@@ -124,6 +124,8 @@ class _Deal:
     def __init__(self, s: st.State) -> None:
         cards = s.deal.cards
         self.prank = tuple(RANK[c] for c in cards[:SLOTS])
+        self.srank = tuple(RANK[c] for c in cards[SLOTS:])
+        self.mode = 0 if s.rules.stock_play is StockPlay.WASTE_TOP else 1
         # slots_of[r]: pyramid slots holding rank r; stock_of[r]: stock cycle positions of rank r.
         self.slots_of = [0] * 14
         self.stock_of = [0] * 14
@@ -150,6 +152,33 @@ class _Deal:
         pyramid place that can meet it; each removal uses up one card of each rank in the pair.
         """
         return any(self.hopeless_class(pyr, counts, r) for r in range(1, 7))
+
+    def reachable(self, s: st.State) -> int:
+        """Live stock cards that can still be played: a mask over the stock cycle.
+
+        All of them before the last pass (each comes round again), or where stock cards pair
+        with each other. On the last pass under waste-top rules (one card a draw), every card
+        still in the stock will be turned, but a waste card is reached only once every card
+        above it has gone, and a waste card goes only with a pyramid card (or as a King).
+        Walking down from the top and spending pyramid partners rank by rank, the first card
+        left without one buries everything below it.
+        """
+        if s.recycles_left != 0 or s.rules.draw_count != 1 or self.mode != 0:
+            return s.left
+        below = (1 << s.ptr) - 1
+        waste = s.left & below
+        reach = s.left & ~below
+        spare = [(s.pyr & m).bit_count() for m in self.slots_of]
+        while waste:
+            top = 1 << (waste.bit_length() - 1)
+            reach |= top
+            waste ^= top
+            r = self.srank[top.bit_length() - 1]
+            if r != KING:
+                if not spare[TARGET - r]:
+                    break  # this card stays for good, and so does everything under it
+                spare[TARGET - r] -= 1
+        return reach
 
     def hopeless_class(self, pyr: int, counts: list[int], r: int) -> bool:
         """:meth:`hopeless` restricted to the rank class of ``r``.
@@ -211,15 +240,16 @@ def _ordered(s: st.State, force_stock_kings: bool) -> list[int]:
 
 
 def _dead(s: st.State, info: _Deal, free: _FreeStock) -> bool:
-    """Pruned: hopeless, or lost even with a free stock.
+    """Pruned: hopeless, or lost even if every stock card still reachable were free.
 
-    Cached on (pyramid, live stock), which many positions share: they differ only in where the
-    stock is turned to.
+    Cached on (pyramid, reachable stock), which many positions share: they differ only in where
+    the stock is turned to.
     """
-    k = s.pyr | s.left << 28
+    reach = info.reachable(s)
+    k = s.pyr | reach << 28
     dead = free.dead_cache.get(k)
     if dead is None:
-        counts = info.stock_counts(s.left)
+        counts = info.stock_counts(reach)
         dead = info.hopeless(s.pyr, counts) or not free.wins(s.pyr, counts)
         free.dead_cache[k] = dead
     return dead
