@@ -6,7 +6,8 @@ The solver knows the stock order, so "winnable" means winnable by a player who c
 the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
 ``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
 interval is over the decided deals. Writes ``winnability.csv`` (one row per deal) and
-``winnability.md`` (the table) to ``--out``.
+``winnability.md`` (the table) to ``--out``. ``--merge a.csv b.csv`` rebuilds the table from the
+CSVs of runs over disjoint deal ranges (a long run split across cores).
 """
 
 from __future__ import annotations
@@ -95,12 +96,34 @@ def main(argv: list[str] | None = None) -> dict | list:
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--time-limit", type=float, default=None, help="seconds per deal")
     p.add_argument("--out", type=Path, default=Path("results/winnability"))
+    p.add_argument("--merge", nargs="+", type=Path, help="CSVs of earlier runs to combine")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
     all_rows: list[Row] = []
     summaries = []
-    for rules in args.rules:
+    if args.merge:
+        for path in args.merge:
+            with open(path) as f:
+                for r in csv.DictReader(f):
+                    steps = int(r["steps"]) if r["steps"] else None
+                    all_rows.append(
+                        Row(
+                            r["rules"],
+                            int(r["deal"]),
+                            r["status"],
+                            steps,
+                            int(r["nodes"]),
+                            float(r["seconds"]),
+                        )
+                    )
+        deals = [r.deal for r in all_rows]
+        args.first, args.deals = min(deals), max(deals) - min(deals) + 1
+        for rules in dict.fromkeys(r.rules for r in all_rows):
+            rows = [r for r in all_rows if r.rules == rules]
+            assert len({r.deal for r in rows}) == len(rows), f"{rules}: a deal appears twice"
+            summaries.append(summary(rows))
+    for rules in [] if args.merge else args.rules:
         rows = run(rules, args.first, args.deals, args.time_limit)
         all_rows += rows
         summaries.append(summary(rows))

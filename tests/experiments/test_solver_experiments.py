@@ -19,3 +19,15 @@ def test_bench_solver_tiny_run(tmp_path):
     assert res["decks"] == 5 and res["agree"] == 5
     res = bench_solver.main(["--shortest", "--decks", "2", "--out", str(tmp_path)])
     assert res["agree"] == 2
+
+
+def test_winnability_merge_of_split_runs(tmp_path):
+    a, b, m = tmp_path / "a", tmp_path / "b", tmp_path / "m"
+    winnability.main(["--rules", "msc", "--deals", "10", "--out", str(a)])
+    winnability.main(["--rules", "msc", "--first", "10", "--deals", "10", "--out", str(b)])
+    (whole,) = winnability.main(["--rules", "msc", "--deals", "20", "--out", str(tmp_path)])
+    (merged,) = winnability.main(
+        ["--merge", str(a / "winnability.csv"), str(b / "winnability.csv"), "--out", str(m)]
+    )
+    assert merged["deals"] == 20 and merged["winnable"] == whole["winnable"]
+    assert merged["share"] == whole["share"]
