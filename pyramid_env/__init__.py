@@ -1,7 +1,13 @@
-"""pyramid-env: Pyramid Solitaire as an exact rules engine, for reinforcement-learning research."""
+"""pyramid-env: Pyramid Solitaire for reinforcement-learning research.
+
+Importing the package registers the Gymnasium ids (``PyramidSolitaire-v0`` and one per preset).
+"""
 
 from pyramid_env.engine import *  # noqa: F403  (the engine's public names are the package's)
 from pyramid_env.engine import __all__ as _engine_all
+from pyramid_env.registration import ENV_IDS, register_envs
 
 __version__ = "0.1.0"
-__all__ = [*_engine_all, "__version__"]
+__all__ = [*_engine_all, "ENV_IDS", "__version__"]
+
+register_envs()

@@ -24,6 +24,21 @@ SAVE_FORMAT = "pyramid-env-save"
 SAVE_VERSION = 1
 
 
+def score(s: st.State, moves: int, seconds: float = 0.0) -> float:
+    """The score of position ``s`` under its rules' scoring, after ``moves`` moves.
+
+    See :class:`~pyramid_env.engine.rules.Scoring`; ``seconds`` only feeds time bonuses. One
+    function for the game and the env, so the two cannot disagree.
+    """
+    sc = s.rules.scoring
+    pts = sc.pyramid_card * (28 - s.pyramid_left) + sc.stock_card * (24 - s.left.bit_count())
+    if s.pyr == 0:
+        pts += sc.clear_bonus
+    if st.is_won(s):
+        pts += max(0.0, sc.win_bonus - sc.win_per_move * moves - sc.win_per_second * seconds)
+    return pts
+
+
 class Game:
     """One deal being played under one rule set.
 
@@ -142,16 +157,7 @@ class Game:
         The engine never reads a clock (results must not depend on the machine): callers that
         score by time pass it in.
         """
-        sc = self.rules.scoring
-        s = self.state
-        pts = sc.pyramid_card * (28 - s.pyramid_left) + sc.stock_card * (24 - s.left.bit_count())
-        if s.pyr == 0:
-            pts += sc.clear_bonus
-        if st.is_won(s):
-            pts += max(
-                0.0, sc.win_bonus - sc.win_per_move * self.moves - sc.win_per_second * seconds
-            )
-        return pts
+        return score(self.state, self.moves, seconds)
 
     def summary(self) -> str:
         """One line: status, pass, moves, pyramid cards left, score."""

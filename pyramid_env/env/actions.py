@@ -1,0 +1,61 @@
+"""Action ids: the engine's move table, one fixed ``Discrete(327)``.
+
+Ids are positional (board places, not card identities), so one output unit of a policy means
+the same part of the board in every deal:
+
+======  =========================================================================
+id      action
+======  =========================================================================
+0       draw (turn the next stock card)
+1       recycle (turn the waste over into the stock)
+2..29   remove the King in pyramid slot ``id - 2`` (slot 0 is the apex, 21..27 the bottom row)
+30      remove the King on the waste top
+31      remove the King that is the drawn card / face-up stock top
+32..326 remove a pair of places ``(a, b)``, ``a < b``, in lexicographic order: two pyramid
+        slots (an exposed pair or a covering pair), a slot with the waste top (``28``) or
+        with the drawn / face-up stock card (``29``), or the waste top with that card
+======  =========================================================================
+
+Pairs of slots that no reachable shape allows (the apex with a bottom card, say) have no id.
+Example: ``decode(0)`` is the draw; ``encode(PAIR_AT[21, 28])`` is the id of "bottom-left
+card with the waste top".
+"""
+
+from __future__ import annotations
+
+from pyramid_env.engine.moves import MOVES, NUM_MOVES, PAIR_AT, Move, place_name
+
+N_ACTIONS = NUM_MOVES
+DRAW_ACTION = 0
+RECYCLE_ACTION = 1
+KING_OFFSET = 2
+PAIR_OFFSET = 32
+
+__all__ = [
+    "DRAW_ACTION", "KING_OFFSET", "N_ACTIONS", "PAIR_AT", "PAIR_OFFSET", "RECYCLE_ACTION",
+    "action_name", "decode", "encode",
+]  # fmt: skip
+
+
+def decode(action: int) -> Move:
+    """The engine move of an action id.
+
+    Raises:
+        ValueError: the id is out of range (naming the range).
+    """
+    if not 0 <= action < N_ACTIONS:
+        raise ValueError(f"action {action} is out of range 0..{N_ACTIONS - 1}")
+    return MOVES[action]
+
+
+def encode(move: Move) -> int:
+    """The action id of an engine move."""
+    return move.id
+
+
+def action_name(action: int) -> str:
+    """``'draw'``, ``'king 27'``, ``'pair 21+WASTE'``: the place-level meaning of an id."""
+    m = decode(action)
+    if m.a < 0:
+        return m.kind.name.lower()
+    return f"{m.kind.name.lower()} " + "+".join(place_name(p) for p in m.places)

@@ -1,0 +1,115 @@
+"""Observation: named pieces of the position as small integer arrays.
+
+===========  =====  ======  ====================================================================
+piece        size   values  meaning
+===========  =====  ======  ====================================================================
+pyramid      28     0..13   rank in each slot (apex first, rows left to right); 0 = empty
+exposed      28     0..1    1 if the slot's card is playable (nothing covers it)
+stock        24     0..14   the stock cycle in its fixed order (deal cards 29..52): the rank
+                            if known, 14 if not yet seen (``observe_stock="seen"``), 0 if removed
+stock_where  24     0..4    where each cycle card is: 0 removed, 1 in the stock face down,
+                            2 on the waste under the top, 3 the waste top, 4 the drawn card or
+                            the face-up stock top (the second playable stock card)
+counters     5      0..255  pass number, recycles left (255 = unlimited), stock size, waste
+                            size, pyramid cards left (pass number capped at 255)
+===========  =====  ======  ====================================================================
+
+The flat form (``obs_mode="flat"``) is these pieces concatenated in this order as float32: 109
+numbers, indices 0-27 pyramid, 28-55 exposed, 56-79 stock, 80-103 stock_where, 104-108 counters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from pyramid_env.engine.cards import RANK
+from pyramid_env.engine.layout import SHAPES, SLOTS
+from pyramid_env.engine.state import STOCK_SIZE, State
+
+PIECES: tuple[tuple[str, int, int], ...] = (
+    ("pyramid", SLOTS, 13),
+    ("exposed", SLOTS, 1),
+    ("stock", STOCK_SIZE, 14),
+    ("stock_where", STOCK_SIZE, 4),
+    ("counters", 5, 255),
+)
+FLAT_SIZE = sum(n for _, n, _ in PIECES)
+UNKNOWN = 14
+# Per reachable pyramid shape (1,430 of them): which slots hold a card, which are exposed.
+_PRESENT = {m: np.array([m >> i & 1 for i in range(SLOTS)], np.int8) for m in SHAPES}
+_EXPOSED = {m: np.isin(np.arange(SLOTS), sh.exposed).astype(np.int8) for m, sh in SHAPES.items()}
+
+
+def _bits24(mask: int) -> np.ndarray:
+    """``mask``'s 24 low bits as a uint8 array, bit 0 first."""
+    return np.unpackbits(np.frombuffer(mask.to_bytes(3, "little"), np.uint8), bitorder="little")
+
+
+def dict_space() -> spaces.Dict:
+    """The ``Dict`` observation space (int8 pieces, int16 counters)."""
+    return spaces.Dict(
+        {
+            name: spaces.Box(0, high, (n,), np.int16 if name == "counters" else np.int8)
+            for name, n, high in PIECES
+        }
+    )
+
+
+def flat_space() -> spaces.Box:
+    """The flat ``Box`` form: the pieces concatenated as float32."""
+    high = np.concatenate([np.full(n, h, np.float32) for _, n, h in PIECES])
+    return spaces.Box(np.zeros(FLAT_SIZE, np.float32), high, dtype=np.float32)
+
+
+class Encoder:
+    """Turns positions of one deal into observations; holds the deal's rank tables."""
+
+    def __init__(self, s: State, reveal_stock: bool) -> None:
+        """Tables for the deal of ``s``; ``reveal_stock`` shows the whole stock order."""
+        self.reveal = reveal_stock
+        self.prank = np.array([RANK[c] for c in s.deal.pyramid], np.int8)
+        self.srank = np.array([RANK[c] for c in s.deal.stock], np.int8)
+
+    def encode(self, s: State, seen: int) -> dict[str, np.ndarray]:
+        """The observation of ``s``; ``seen`` is the mask of cycle cards ever turned face up."""
+        live = _bits24(s.left).view(np.int8)
+        known = live if self.reveal else _bits24(seen & s.left).view(np.int8)
+        stock = np.where(known, self.srank, live * np.int8(UNKNOWN))
+        where = live.copy()  # 1: in the stock, face down
+        where[: s.ptr] *= 2  # 2: on the waste
+        w, d = s._tops()
+        if w >= 0:
+            where[w] = 3
+        if d >= 0:
+            where[d] = 4
+        left = s.recycles_left
+        counters = np.array(
+            [
+                min(s.recycles + 1, 255),
+                255 if left is None else left,
+                s.stock_size,
+                s.waste_size,
+                s.pyramid_left,
+            ],
+            np.int16,
+        )
+        return {
+            "pyramid": _PRESENT[s.pyr] * self.prank,
+            "exposed": _EXPOSED[s.pyr].copy(),
+            "stock": stock,
+            "stock_where": where,
+            "counters": counters,
+        }
+
+
+def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
+    """The flat form of a ``Dict`` observation (see the module table)."""
+    return np.concatenate([obs[name] for name, _, _ in PIECES]).astype(np.float32)
+
+
+def face_up(s: State) -> int:
+    """Cycle cards face up now: the waste (and drawn card), and a face-up stock top."""
+    up = s.left & ((1 << s.ptr) - 1)
+    _, d = s._tops()
+    return up | (1 << d if d >= 0 else 0)

@@ -1,0 +1,225 @@
+"""PyramidEnv: the Gymnasium environment, a thin adapter over the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from pyramid_env.engine import state as st
+from pyramid_env.engine.deal import to_deal
+from pyramid_env.engine.game import score
+from pyramid_env.engine.notation import format_board
+from pyramid_env.engine.rules import Rules, get_rules
+from pyramid_env.env import observation as ob
+from pyramid_env.env.actions import N_ACTIONS, decode
+
+OBS_MODES = ("dict", "flat", "pettingzoo", "rllib")
+REWARDS = ("cards", "win", "score")
+
+
+class PyramidEnv(gym.Env):
+    """Pyramid Solitaire: clear the 28-card pyramid by removing pairs that sum to 13.
+
+    ## Description
+    One deal of Pyramid Solitaire under a rule set (a preset of ``pyramid_env.engine.rules``,
+    default ``relaxed``: unlimited passes, covering pairs, waste top only). The rules engine
+    decides every legal move and outcome; this class only adapts it to Gymnasium.
+
+    ## Action Space
+    ``Discrete(327)`` over board places (see ``pyramid_env.env.actions`` for the table): 0 draw,
+    1 recycle, 2..31 a King at a place, 32..326 a pair of places. Always mask:
+    ``action_masks()`` (bool, for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` (int8,
+    for ``Discrete.sample(mask)``). Once the episode is over the mask allows action 0 alone, so
+    it is never all false (vector autoreset steps the terminal observation once more).
+
+    ## Observation Space
+    ``Dict`` of ``pyramid`` (28, rank or 0), ``exposed`` (28), ``stock`` (24, the fixed cycle
+    order: rank if known, 14 unknown, 0 removed), ``stock_where`` (24: 0 removed, 1 stock, 2 waste,
+    3 waste top, 4 drawn / face-up stock card) and ``counters`` (pass, recycles left or 255,
+    stock size, waste size, pyramid left); index ranges in ``pyramid_env.env.observation``.
+    ``observe_stock="seen"`` shows a stock card only once it has been face up; ``"full"`` shows
+    the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
+    109), ``"pettingzoo"`` (``{"observation", "action_mask"}``) or ``"rllib"``
+    (``{"observations", "action_mask"}``).
+
+    ## Rewards
+    ``"cards"``: +1/28 per pyramid card removed (a cleared pyramid sums to 1). ``"win"``: 1 when
+    the goal is reached. ``"score"``: the change in the preset's score. An illegal action is a
+    no-op with reward ``illegal_reward`` (default -0.01) and ``info["illegal_action"]`` saying
+    why, or raises ``IllegalMove`` with ``illegal_action="raise"``.
+
+    ## Episode End
+    Terminated when the goal is reached, when the rules end the game, or (``terminate_on_dead``,
+    default) when rulebook 000's dead-deal test holds: no removal now and no stock card could
+    ever help, so no action can change the outcome. Truncated after ``max_steps`` steps.
+
+    ## Arguments
+    ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
+    ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000), ``obs_mode``,
+    ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``,
+    ``terminate_on_dead``, ``render_mode`` (``"ansi"``), and rule knobs as keywords
+    (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
+    deal; otherwise the deal number is drawn from the env's seeded generator.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        rules: str | Rules | dict | None = "relaxed",
+        observe_stock: str = "seen",
+        reward: str = "cards",
+        max_steps: int = 1000,
+        obs_mode: str = "dict",
+        illegal_action: str = "penalty",
+        illegal_reward: float = -0.01,
+        terminate_on_dead: bool = True,
+        render_mode: str | None = None,
+        **rule_knobs: Any,
+    ) -> None:
+        """See the class docstring's Arguments."""
+        if isinstance(rules, dict):  # one config dict (RLlib's env_config)
+            config = {**rules, **rule_knobs}
+            rules, rule_knobs = config.pop("rules", "relaxed"), {}
+            observe_stock = config.pop("observe_stock", observe_stock)
+            reward = config.pop("reward", reward)
+            max_steps = config.pop("max_steps", max_steps)
+            obs_mode = config.pop("obs_mode", obs_mode)
+            illegal_action = config.pop("illegal_action", illegal_action)
+            illegal_reward = config.pop("illegal_reward", illegal_reward)
+            terminate_on_dead = config.pop("terminate_on_dead", terminate_on_dead)
+            render_mode = config.pop("render_mode", render_mode)
+            rule_knobs = config
+        self.rules = get_rules(rules, **rule_knobs)
+        for name, value, allowed in (
+            ("observe_stock", observe_stock, ("seen", "full")),
+            ("reward", reward, REWARDS),
+            ("obs_mode", obs_mode, OBS_MODES),
+            ("illegal_action", illegal_action, ("penalty", "raise")),
+            ("render_mode", render_mode, (None, "ansi")),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{name}={value!r} is not one of {allowed}")
+        self.observe_stock, self.reward_kind, self.obs_mode = observe_stock, reward, obs_mode
+        self.max_steps, self.illegal_action = max_steps, illegal_action
+        self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        mask_space = spaces.Box(0, 1, (N_ACTIONS,), np.float32 if obs_mode == "rllib" else np.int8)
+        self.observation_space = {
+            "dict": ob.dict_space(),
+            "flat": ob.flat_space(),
+            "pettingzoo": spaces.Dict({"observation": ob.flat_space(), "action_mask": mask_space}),
+            "rllib": spaces.Dict({"observations": ob.flat_space(), "action_mask": mask_space}),
+        }[obs_mode]
+        self.state: st.State | None = None
+
+    # -- the Gymnasium API ---------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Deal a new game: ``options`` ``{"deal": n}``, ``{"code": c}`` or ``{"cards": t}``."""
+        super().reset(seed=seed)
+        options = options or {}
+        spec = next((options[k] for k in ("deal", "code", "cards") if k in options), None)
+        if spec is None:
+            spec = int(self.np_random.integers(2**63))
+        d = to_deal(spec)
+        self.state = s = st.State(d, self.rules)
+        self._deal_number, self._code = d.number, d.code  # the code is costly: once a deal
+        self._encoder = ob.Encoder(s, self.observe_stock == "full")
+        self._seen = ob.face_up(s)
+        self._steps = self._moves = 0
+        self._update()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play one action; an illegal one follows ``illegal_action``."""
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        s = self.state
+        action = int(action)
+        move = decode(action)  # ValueError names an out-of-range id
+        before_cards, before_score = s.pyramid_left, score(s, self._moves)
+        illegal = None
+        if action in self._ids and not self._done:
+            st.apply(s, move)  # the mask is the engine's legal moves: no second check
+            self._moves += 1
+            self._seen |= ob.face_up(s)
+            self._update()
+        else:
+            reason = st.why_illegal(s, move) or "the episode is over: call reset()"
+            illegal = {"action": action, "reason": reason}
+            if self.illegal_action == "raise":
+                raise st.IllegalMove(f"action {action}: {reason}")
+        self._steps += 1
+        terminated = self._done
+        reward = self.illegal_reward if illegal else self._reward(before_cards, before_score)
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = illegal
+        return self._obs(), reward, terminated, self._steps >= self.max_steps, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as bool (the method sb3-contrib's MaskablePPO looks up)."""
+        mask = np.zeros(N_ACTIONS, bool)
+        if self.state is None or self._done:
+            mask[0] = True  # never all false: see the class docstring
+        else:
+            mask[self._ids] = True
+        return mask
+
+    def render(self) -> str | None:
+        """``"ansi"``: the board as text, with the stock face down unless observed in full."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return format_board(self.state, hide_stock=self.observe_stock != "full")
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _update(self) -> None:
+        """Legal moves and the end of the episode, once per position."""
+        s = self.state
+        self._ids = st.legal_ids(s)
+        self._done = not self._ids or (self.terminate_on_dead and st.is_dead(s))
+
+    def _reward(self, before_cards: int, before_score: float) -> float:
+        s = self.state
+        if self.reward_kind == "cards":
+            return (before_cards - s.pyramid_left) / 28
+        if self.reward_kind == "win":
+            return float(st.is_won(s))
+        return float(score(s, self._moves) - before_score)
+
+    def _obs(self) -> Any:
+        obs = self._encoder.encode(self.state, self._seen)
+        if self.obs_mode == "dict":
+            return obs
+        flat = ob.flatten(obs)
+        if self.obs_mode == "flat":
+            return flat
+        mask = self.action_masks()
+        if self.obs_mode == "pettingzoo":
+            return {"observation": flat, "action_mask": mask.astype(np.int8)}
+        return {"observations": flat, "action_mask": mask.astype(np.float32)}
+
+    def _info(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "deal": self._deal_number,
+            "code": self._code,
+            "pyramid_left": s.pyramid_left,
+            "moves": self._moves,
+            "pass": s.recycles + 1,
+            "score": score(s, self._moves),
+            "won": st.is_won(s),
+            "action_mask": self.action_masks().astype(np.int8),
+        }
+
+
+__all__ = ["PyramidEnv"]
