@@ -147,9 +147,7 @@ def test_rewards_and_episode_end():
             _, r, term, trunc, info = env.step(int(np.flatnonzero(sol_mask)[-1]))
             total += r
         assert total == pytest.approx((28 - info["pyramid_left"]) / 28)
-        assert term == (
-            info["won"] or pyramid_env.is_dead(env.state) or not legal_ids(env.state)
-        )
+        assert term == (info["won"] or pyramid_env.is_dead(env.state) or not legal_ids(env.state))
         assert env.action_masks().sum() == 1 if term else True
 
 
