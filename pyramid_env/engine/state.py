@@ -258,8 +258,11 @@ def _removals(s: State) -> list[int]:
     return ids
 
 
-def _hopeless(s: State) -> bool:
+def hopeless(s: State) -> bool:
     """000's second condition: no stock or waste card could ever help reach the goal.
+
+    With no removal playable (the first condition), this is the dead-deal test: callers that
+    already hold the legal moves use it directly instead of :func:`is_dead`.
 
     With pyramid cards left, a stock card helps only by pairing with an exposed pyramid card
     (only removals expose cards, so the exposed set is fixed until one happens). With the pyramid
@@ -289,7 +292,7 @@ def is_dead(s: State) -> bool:
     if is_won(s):
         return False
     ids = _removals(s)
-    return (not ids or ids[0] <= _RECYCLE) and _hopeless(s)
+    return (not ids or ids[0] <= _RECYCLE) and hopeless(s)
 
 
 def legal_ids(s: State) -> list[int]:
@@ -297,7 +300,7 @@ def legal_ids(s: State) -> list[int]:
     if s.pyr == 0 and (not s._goal_all or s.left == 0):
         return []
     ids = _removals(s)
-    if s._dead_ends and (not ids or ids[0] <= _RECYCLE) and _hopeless(s):
+    if s._dead_ends and (not ids or ids[0] <= _RECYCLE) and hopeless(s):
         return []
     ids.sort()
     return ids

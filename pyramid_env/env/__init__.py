@@ -2,5 +2,6 @@
 
 from pyramid_env.env.actions import N_ACTIONS, action_name, decode, encode
 from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.env.vector import PyramidVectorEnv
 
-__all__ = ["N_ACTIONS", "PyramidEnv", "action_name", "decode", "encode"]
+__all__ = ["N_ACTIONS", "PyramidEnv", "PyramidVectorEnv", "action_name", "decode", "encode"]

@@ -146,7 +146,8 @@ class PyramidEnv(gym.Env):
         s = self.state
         action = int(action)
         move = decode(action)  # ValueError names an out-of-range id
-        before_cards, before_score = s.pyramid_left, score(s, self._moves)
+        before_cards = s.pyramid_left
+        before_score = score(s, self._moves) if self.reward_kind == "score" else 0.0
         illegal = None
         if action in self._ids and not self._done:
             st.apply(s, move)  # the mask is the engine's legal moves: no second check
@@ -185,8 +186,11 @@ class PyramidEnv(gym.Env):
     def _update(self) -> None:
         """Legal moves and the end of the episode, once per position."""
         s = self.state
-        self._ids = st.legal_ids(s)
-        self._done = not self._ids or (self.terminate_on_dead and st.is_dead(s))
+        ids = self._ids = st.legal_ids(s)
+        # A legal removal (ids are sorted; removals come after draw 0 and recycle 1) rules out a
+        # dead deal without running the test.
+        check = self.terminate_on_dead and not self.rules.dead_deal_ends_game  # else ids == []
+        self._done = not ids or (check and ids[-1] <= 1 and st.hopeless(s))
 
     def _reward(self, before_cards: int, before_score: float) -> float:
         s = self.state

@@ -1,0 +1,80 @@
+"""PyramidVectorEnv against N single PyramidEnvs, step for step, autoreset included."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
+
+
+def same(a, b) -> bool:
+    if isinstance(a, dict):
+        return all(np.array_equal(a[k], b[k]) for k in a)
+    return np.array_equal(a, b)
+
+
+def row(obs, i):
+    return {k: v[i] for k, v in obs.items()} if isinstance(obs, dict) else obs[i]
+
+
+@pytest.mark.parametrize(
+    ("preset", "kwargs"),
+    [
+        ("relaxed", {}),
+        ("one-pass", {"obs_mode": "flat"}),
+        ("msc", {"reward": "score", "obs_mode": "pettingzoo"}),
+        ("two-card", {"observe_stock": "full", "obs_mode": "rllib", "max_steps": 40}),
+    ],
+)
+def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
+    n = 5
+    vec = PyramidVectorEnv(n, rules=preset, **kwargs)
+    singles = [PyramidEnv(preset, **kwargs) for _ in range(n)]
+    vobs, vinfo = vec.reset(seed=10)
+    for i, env in enumerate(singles):
+        obs, info = env.reset(seed=10 + i)
+        assert same(row(vobs, i), obs)
+        assert np.array_equal(vinfo["action_mask"][i], info["action_mask"])
+    rng = np.random.default_rng(0)
+    ended = [False] * n
+    resets = 0
+    for _ in range(300):
+        masks = vec.action_masks()
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        if rng.random() < 0.05:  # now and then an illegal action
+            actions[0] = int(np.flatnonzero(~masks[0])[0])
+        vobs, vr, vt, vtr, vinfo = vec.step(actions)
+        for i, env in enumerate(singles):
+            if ended[i]:  # NEXT_STEP autoreset: this step resets, reward 0
+                obs, info = env.reset()
+                r, t, tr = 0.0, False, False
+                resets += 1
+            else:
+                obs, r, t, tr, info = env.step(int(actions[i]))
+            assert same(row(vobs, i), obs), (i, preset)
+            assert vr[i] == pytest.approx(r) and vt[i] == t and vtr[i] == tr
+            assert np.array_equal(vinfo["action_mask"][i], info["action_mask"])
+            ended[i] = t or tr
+    assert resets > 0  # the run went through autoresets
+
+
+def test_make_vec_builds_it_and_masks_are_never_empty():
+    envs = gym.make_vec("PyramidSolitaire-OnePass-v0", num_envs=4)
+    assert isinstance(envs, PyramidVectorEnv)
+    _, info = envs.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        m = envs.action_masks()
+        assert m.shape == (4, N_ACTIONS) and m.any(axis=1).all()
+        assert np.array_equal(m.astype(np.int8), info["action_mask"])
+        _, _, _, _, info = envs.step([int(rng.choice(np.flatnonzero(r))) for r in m])
+    assert envs.observation_space.contains(envs.reset(seed=3)[0])
+
+
+def test_deal_option_and_seeds_list():
+    vec = PyramidVectorEnv(3)
+    _, info = vec.reset(options={"deal": [5, 6, 7]})
+    assert info["deal"].tolist() == [5, 6, 7]
+    a, _ = vec.reset(seed=[1, 2, 3])
+    b, _ = PyramidVectorEnv(3).reset(seed=1)  # seeds 1, 2, 3 as well
+    assert same(a, b)
