@@ -60,7 +60,8 @@ class PyramidEnv(gym.Env):
     ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
     ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000), ``obs_mode``,
     ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``,
-    ``terminate_on_dead``, ``render_mode`` (``"ansi"``), and rule knobs as keywords
+    ``terminate_on_dead``, ``render_mode`` (``"ansi"``, or ``"rgb_array"`` with the ``render``
+    extra: a picture usable with ``RecordVideo``), and rule knobs as keywords
     (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
     deal; otherwise the deal number is drawn from the env's seeded generator.
 
@@ -68,7 +69,7 @@ class PyramidEnv(gym.Env):
     * v0: initial release.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -102,7 +103,7 @@ class PyramidEnv(gym.Env):
             ("reward", reward, REWARDS),
             ("obs_mode", obs_mode, OBS_MODES),
             ("illegal_action", illegal_action, ("penalty", "raise")),
-            ("render_mode", render_mode, (None, "ansi")),
+            ("render_mode", render_mode, (None, "ansi", "rgb_array")),
         ):
             if value not in allowed:
                 raise ValueError(f"{name}={value!r} is not one of {allowed}")
@@ -110,6 +111,8 @@ class PyramidEnv(gym.Env):
         self.max_steps, self.illegal_action = max_steps, illegal_action
         self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
         self.render_mode = render_mode
+        if render_mode == "rgb_array":  # fail now, with the fix, if Pillow is missing
+            from pyramid_env.env import rendering  # noqa: F401
         self.action_space = spaces.Discrete(N_ACTIONS)
         mask_space = spaces.Box(0, 1, (N_ACTIONS,), np.float32 if obs_mode == "rllib" else np.int8)
         self.observation_space = {
@@ -176,11 +179,19 @@ class PyramidEnv(gym.Env):
             mask[self._ids] = True
         return mask
 
-    def render(self) -> str | None:
-        """``"ansi"``: the board as text, with the stock face down unless observed in full."""
-        if self.render_mode != "ansi" or self.state is None:
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the table.
+
+        The stock stays face down in both unless the env observes it in full.
+        """
+        if self.state is None or self.render_mode is None:
             return None
-        return format_board(self.state, hide_stock=self.observe_stock != "full")
+        reveal = self.observe_stock == "full"
+        if self.render_mode == "ansi":
+            return format_board(self.state, hide_stock=not reveal)
+        from pyramid_env.env.rendering import render_rgb
+
+        return render_rgb(self.state, reveal)
 
     # -- helpers -------------------------------------------------------------------------------
     def _update(self) -> None:

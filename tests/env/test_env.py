@@ -170,3 +170,17 @@ def test_vector_autoreset_never_hands_out_an_empty_mask():
         actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
         obs, r, term, trunc, info = envs.step(actions)
     envs.close()
+
+
+def test_rgb_array_pictures():
+    pytest.importorskip("PIL")
+    env = gym.make("PyramidSolitaire-TwoCard-v0", render_mode="rgb_array")
+    check_env(env.unwrapped)  # includes Gymnasium's render checks
+    env.reset(seed=3)
+    first = env.render()
+    assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
+    env.step(0)
+    assert not np.array_equal(first, env.render())  # the drawn card appears
+    text = PyramidEnv(render_mode="ansi")
+    text.reset(seed=3)
+    assert "stock: 24 face down" in text.render()
