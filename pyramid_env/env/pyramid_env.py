@@ -122,6 +122,7 @@ class PyramidEnv(gym.Env):
             "rllib": spaces.Dict({"observations": ob.flat_space(), "action_mask": mask_space}),
         }[obs_mode]
         self.state: st.State | None = None
+        self._seed: int | None = None  # the last seed given to reset
 
     # -- the Gymnasium API ---------------------------------------------------------------------
     def reset(
@@ -129,6 +130,8 @@ class PyramidEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         """Deal a new game: ``options`` ``{"deal": n}``, ``{"code": c}`` or ``{"cards": t}``."""
         super().reset(seed=seed)
+        if seed is not None:
+            self._seed = seed
         options = options or {}
         spec = next((options[k] for k in ("deal", "code", "cards") if k in options), None)
         if spec is None:
@@ -233,6 +236,7 @@ class PyramidEnv(gym.Env):
             "pass": s.recycles + 1,
             "score": score(s, self._moves),
             "won": st.is_won(s),
+            "seed": self._seed,
             "action_mask": self.action_masks().astype(np.int8),
         }
 

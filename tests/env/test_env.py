@@ -87,6 +87,7 @@ def test_same_seed_same_episode_and_options_choose_the_deal():
     for x, y in zip(ta[1:], tb[1:], strict=True):
         assert all(np.array_equal(x[0][k], y[0][k]) for k in x[0]) and x[1:] == y[1:]
     env = PyramidEnv()
+    assert env.reset(seed=9)[1]["seed"] == 9
     _, info = env.reset(options={"deal": 42})
     assert info["deal"] == 42 and info["code"] == deal(42).code
     _, info2 = env.reset(options={"code": deal(42).code})
