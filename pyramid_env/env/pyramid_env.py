@@ -175,12 +175,11 @@ class PyramidEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as bool (the method sb3-contrib's MaskablePPO looks up)."""
-        mask = np.zeros(N_ACTIONS, bool)
-        if self.state is None or self._done:
-            mask[0] = True  # never all false: see the class docstring
-        else:
-            mask[self._ids] = True
-        return mask
+        if self.state is None:
+            mask = np.zeros(N_ACTIONS, bool)
+            mask[0] = True
+            return mask
+        return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the table.
@@ -201,10 +200,15 @@ class PyramidEnv(gym.Env):
         """Legal moves and the end of the episode, once per position."""
         s = self.state
         ids = self._ids = st.legal_ids(s)
+        mask = self._mask = np.zeros(N_ACTIONS, np.int8)
         # A legal removal (ids are sorted; removals come after draw 0 and recycle 1) rules out a
         # dead deal without running the test.
         check = self.terminate_on_dead and not self.rules.dead_deal_ends_game  # else ids == []
         self._done = not ids or (check and ids[-1] <= 1 and st.hopeless(s))
+        if self._done:
+            mask[0] = 1  # never all false: see the class docstring
+        else:
+            mask[ids] = 1
 
     def _reward(self, before_cards: int, before_score: float) -> float:
         s = self.state
@@ -221,10 +225,9 @@ class PyramidEnv(gym.Env):
         flat = ob.flatten(obs)
         if self.obs_mode == "flat":
             return flat
-        mask = self.action_masks()
         if self.obs_mode == "pettingzoo":
-            return {"observation": flat, "action_mask": mask.astype(np.int8)}
-        return {"observations": flat, "action_mask": mask.astype(np.float32)}
+            return {"observation": flat, "action_mask": self._mask.copy()}
+        return {"observations": flat, "action_mask": self._mask.astype(np.float32)}
 
     def _info(self) -> dict[str, Any]:
         s = self.state
@@ -237,7 +240,7 @@ class PyramidEnv(gym.Env):
             "score": score(s, self._moves),
             "won": st.is_won(s),
             "seed": self._seed,
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": self._mask.copy(),  # fresh on every call, as Gymnasium asks
         }
 
 
