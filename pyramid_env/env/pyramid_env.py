@@ -60,8 +60,8 @@ class PyramidEnv(gym.Env):
     ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
     ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000), ``obs_mode``,
     ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``,
-    ``terminate_on_dead``, ``render_mode`` (``"ansi"``, or ``"rgb_array"`` with the ``render``
-    extra: a picture usable with ``RecordVideo``), and rule knobs as keywords
+    ``terminate_on_dead``, ``render_mode`` (``"ansi"``; with the ``render`` extra ``"rgb_array"``,
+    a picture usable with ``RecordVideo``, and ``"human"``, a window), and rule knobs as keywords
     (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
     deal; otherwise the deal number is drawn from the env's seeded generator.
 
@@ -69,7 +69,7 @@ class PyramidEnv(gym.Env):
     * v0: initial release.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -103,7 +103,7 @@ class PyramidEnv(gym.Env):
             ("reward", reward, REWARDS),
             ("obs_mode", obs_mode, OBS_MODES),
             ("illegal_action", illegal_action, ("penalty", "raise")),
-            ("render_mode", render_mode, (None, "ansi", "rgb_array")),
+            ("render_mode", render_mode, (None, "ansi", "rgb_array", "human")),
         ):
             if value not in allowed:
                 raise ValueError(f"{name}={value!r} is not one of {allowed}")
@@ -111,8 +111,9 @@ class PyramidEnv(gym.Env):
         self.max_steps, self.illegal_action = max_steps, illegal_action
         self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
         self.render_mode = render_mode
-        if render_mode == "rgb_array":  # fail now, with the fix, if Pillow is missing
+        if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
             from pyramid_env.env import rendering  # noqa: F401
+        self._window = None
         self.action_space = spaces.Discrete(N_ACTIONS)
         mask_space = spaces.Box(0, 1, (N_ACTIONS,), np.float32 if obs_mode == "rllib" else np.int8)
         self.observation_space = {
@@ -143,6 +144,8 @@ class PyramidEnv(gym.Env):
         self._seen = ob.face_up(s)
         self._steps = self._moves = 0
         self._update()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -166,6 +169,8 @@ class PyramidEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise st.IllegalMove(f"action {action}: {reason}")
         self._steps += 1
+        if self.render_mode == "human":
+            self.render()
         terminated = self._done
         reward = self.illegal_reward if illegal else self._reward(before_cards, before_score)
         info = self._info()
@@ -191,9 +196,21 @@ class PyramidEnv(gym.Env):
         reveal = self.observe_stock == "full"
         if self.render_mode == "ansi":
             return format_board(self.state, hide_stock=not reveal)
-        from pyramid_env.env.rendering import render_rgb
+        from pyramid_env.env.rendering import Window, render_rgb
 
-        return render_rgb(self.state, reveal)
+        frame = render_rgb(self.state, reveal)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            self._window = Window(self.metadata["render_fps"])
+        self._window.show(frame)
+        return None
+
+    def close(self) -> None:
+        """Close the human-mode window, if one is open."""
+        if getattr(self, "_window", None) is not None:
+            self._window.close()
+            self._window = None
 
     # -- helpers -------------------------------------------------------------------------------
     def _update(self) -> None:

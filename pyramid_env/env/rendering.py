@@ -1,4 +1,6 @@
-"""Pictures of the table for ``render_mode="rgb_array"`` (Pillow, in the ``render`` extra).
+"""Pictures of the table, for ``render_mode="rgb_array"`` and ``"human"``.
+
+Pillow draws them and pygame shows them in a window; both are in the ``render`` extra.
 
 Kept out of the engine and of the step path: only ``render()`` imports it. The pyramid is drawn
 as overlapping rows, exposed cards bright and covered cards dimmed; the stock face down with its
@@ -71,3 +73,31 @@ def render_rgb(s: State, reveal: bool) -> np.ndarray:
             (MARGIN, HEIGHT - 18), "stock: " + " ".join(CARD_NAMES[c] for c in stock), fill=FACE
         )
     return np.asarray(img, dtype=np.uint8).copy()
+
+
+class Window:
+    """A pygame window showing the pictures of ``render_rgb`` (``render_mode="human"``)."""
+
+    def __init__(self, fps: int) -> None:
+        """Open the window; ``fps`` caps how fast frames are shown."""
+        import pygame  # imported here: only human rendering needs it
+
+        self.pygame = pygame
+        pygame.init()
+        self.screen = pygame.display.set_mode((WIDTH, HEIGHT))
+        pygame.display.set_caption("Pyramid Solitaire")
+        self.clock = pygame.time.Clock()
+        self.fps = fps
+
+    def show(self, frame: np.ndarray) -> None:
+        """Draw one frame and keep the window responsive."""
+        surface = self.pygame.surfarray.make_surface(frame.swapaxes(0, 1))
+        self.screen.blit(surface, (0, 0))
+        self.pygame.event.pump()
+        self.pygame.display.flip()
+        self.clock.tick(self.fps)
+
+    def close(self) -> None:
+        """Close the window."""
+        self.pygame.display.quit()
+        self.pygame.quit()

@@ -185,3 +185,15 @@ def test_rgb_array_pictures():
     text = PyramidEnv(render_mode="ansi")
     text.reset(seed=3)
     assert "stock: 24 face down" in text.render()
+
+
+def test_human_window(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # no screen in CI
+    env = PyramidEnv("msc", render_mode="human")
+    env.reset(seed=2)  # human mode draws on reset and step
+    assert pygame.display.get_init() and pygame.display.get_surface().get_size()[0] > 100
+    env.step(0)
+    assert env.render() is None
+    env.close()
+    assert not pygame.display.get_init()
