@@ -20,6 +20,23 @@ OBS_MODES = ("dict", "flat", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 
 
+def episode_over(s: st.State, ids: list[int], check_dead: bool) -> bool:
+    """No legal move, or (``check_dead``) no removal and 000's dead-deal test holds."""
+    # ids are sorted, removals after draw (0) and recycle (1): a removal rules out a dead deal.
+    return not ids or (check_dead and ids[-1] <= 1 and st.hopeless(s))
+
+
+def step_reward(
+    kind: str, s: st.State, moves: int, before_cards: int, before_score: float
+) -> float:
+    """The reward of the move just played (see the class docstring's Rewards)."""
+    if kind == "cards":
+        return (before_cards - s.pyramid_left) / 28
+    if kind == "win":
+        return float(st.is_won(s))
+    return float(score(s, moves) - before_score)
+
+
 class PyramidEnv(gym.Env):
     """Pyramid Solitaire: clear the 28-card pyramid by removing pairs that sum to 13.
 
@@ -85,18 +102,9 @@ class PyramidEnv(gym.Env):
         **rule_knobs: Any,
     ) -> None:
         """See the class docstring's Arguments."""
-        if isinstance(rules, dict):  # one config dict (RLlib's env_config)
-            config = {**rules, **rule_knobs}
-            rules, rule_knobs = config.pop("rules", "relaxed"), {}
-            observe_stock = config.pop("observe_stock", observe_stock)
-            reward = config.pop("reward", reward)
-            max_steps = config.pop("max_steps", max_steps)
-            obs_mode = config.pop("obs_mode", obs_mode)
-            illegal_action = config.pop("illegal_action", illegal_action)
-            illegal_reward = config.pop("illegal_reward", illegal_reward)
-            terminate_on_dead = config.pop("terminate_on_dead", terminate_on_dead)
-            render_mode = config.pop("render_mode", render_mode)
-            rule_knobs = config
+        if isinstance(rules, dict):  # one config dict (RLlib's env_config): its keys as keywords
+            self.__init__(**rules, **rule_knobs)
+            return
         self.rules = get_rules(rules, **rule_knobs)
         for name, value, allowed in (
             ("observe_stock", observe_stock, ("seen", "full")),
@@ -111,6 +119,8 @@ class PyramidEnv(gym.Env):
         self.max_steps, self.illegal_action = max_steps, illegal_action
         self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
         self.render_mode = render_mode
+        # Where the rules end a dead deal themselves, legal_ids is already empty for one.
+        self._check_dead = terminate_on_dead and not self.rules.dead_deal_ends_game
         if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
             from pyramid_env.env import rendering  # noqa: F401
         self._window = None
@@ -172,7 +182,11 @@ class PyramidEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         terminated = self._done
-        reward = self.illegal_reward if illegal else self._reward(before_cards, before_score)
+        reward = (
+            self.illegal_reward
+            if illegal
+            else step_reward(self.reward_kind, s, self._moves, before_cards, before_score)
+        )
         info = self._info()
         if illegal:
             info["illegal_action"] = illegal
@@ -220,20 +234,11 @@ class PyramidEnv(gym.Env):
         mask = self._mask = np.zeros(N_ACTIONS, np.int8)
         # A legal removal (ids are sorted; removals come after draw 0 and recycle 1) rules out a
         # dead deal without running the test.
-        check = self.terminate_on_dead and not self.rules.dead_deal_ends_game  # else ids == []
-        self._done = not ids or (check and ids[-1] <= 1 and st.hopeless(s))
+        self._done = episode_over(s, ids, self._check_dead)
         if self._done:
             mask[0] = 1  # never all false: see the class docstring
         else:
             mask[ids] = 1
-
-    def _reward(self, before_cards: int, before_score: float) -> float:
-        s = self.state
-        if self.reward_kind == "cards":
-            return (before_cards - s.pyramid_left) / 28
-        if self.reward_kind == "win":
-            return float(st.is_won(s))
-        return float(score(s, self._moves) - before_score)
 
     def _obs(self) -> Any:
         obs = self._encoder.encode(self.state, self._seen)

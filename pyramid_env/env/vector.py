@@ -28,9 +28,8 @@ from pyramid_env.engine.layout import SHAPES
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS
-from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.env.pyramid_env import PyramidEnv, episode_over, step_reward
 
-_RECYCLE = 1  # ids are sorted and removals come after draw (0) and recycle (1)
 _SHIFT_P = np.arange(28, dtype=np.int64)
 _SHIFT_S = np.arange(24, dtype=np.int64)
 _EXPOSED_MASK = {m: sum(1 << i for i in sh.exposed) for m, sh in SHAPES.items()}
@@ -53,7 +52,6 @@ class PyramidVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.rules = self.proto.rules
         # Where the rules end a dead deal themselves, legal_ids is already empty for one.
-        self._check_dead = self.proto.terminate_on_dead and not self.rules.dead_deal_ends_game
         self.single_observation_space = self.proto.observation_space
         self.single_action_space = self.proto.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -119,12 +117,7 @@ class PyramidVectorEnv(VectorEnv):
                     up |= (hi & -hi) << s.ptr
                 self._seen[i] |= up
                 self._update(i)
-                if p.reward_kind == "cards":
-                    rewards[i] = (before_cards - s.pyr.bit_count()) / 28
-                elif p.reward_kind == "win":
-                    rewards[i] = float(st.is_won(s))
-                else:
-                    rewards[i] = score(s, moves[i]) - before_score
+                rewards[i] = step_reward(p.reward_kind, s, moves[i], before_cards, before_score)
             else:
                 if p.illegal_action == "raise":
                     reason = st.why_illegal(s, MOVES[a]) or "the episode is over"
@@ -167,8 +160,7 @@ class PyramidVectorEnv(VectorEnv):
     def _update(self, i: int) -> None:
         s = self._states[i]
         ids = self._ids[i] = st.legal_ids(s)
-        # A legal removal rules out a dead deal without running the test.
-        self._done[i] = not ids or (self._check_dead and ids[-1] <= _RECYCLE and st.hopeless(s))
+        self._done[i] = episode_over(s, ids, self.proto._check_dead)
 
     def _obs(self) -> Any:
         states = self._states
