@@ -51,7 +51,6 @@ class PyramidVectorEnv(VectorEnv):
         self.proto = PyramidEnv(**kwargs)
         self.num_envs = num_envs
         self.rules = self.proto.rules
-        # Where the rules end a dead deal themselves, legal_ids is already empty for one.
         self.single_observation_space = self.proto.observation_space
         self.single_action_space = self.proto.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
