@@ -29,3 +29,15 @@ def test_engine_imports_only_the_standard_library_and_itself():
                 names = [node.module or ""]
             for name in names:
                 assert not name.startswith(FORBIDDEN), f"{path.name} imports {name}"
+
+
+def test_env_and_solver_never_import_each_other():
+    root = Path(__file__).parents[1] / "pyramid_env"
+    pairs = [(root / "env", "pyramid_env.solver"), (root / "solver.py", "pyramid_env.env")]
+    for where, forbidden in pairs:
+        for path in [where] if where.is_file() else where.glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom):
+                    assert not (node.module or "").startswith(forbidden), (path.name, node.module)
+                elif isinstance(node, ast.Import):
+                    assert not any(a.name.startswith(forbidden) for a in node.names), path.name
