@@ -164,31 +164,35 @@ class PyramidVectorEnv(VectorEnv):
     def _obs(self) -> Any:
         states = self._states
         n = self.num_envs
-        pyr = np.array([s.pyr for s in states], np.int64)[:, None]
-        exp = np.array([_EXPOSED_MASK[s.pyr] for s in states], np.int64)[:, None]
-        left = np.array([s.left for s in states], np.int64)[:, None]
+        # One pass over the games; everything after it is numpy over all of them at once.
+        cols = np.array(
+            [
+                (s.pyr, _EXPOSED_MASK[s.pyr], s.left, s.ptr, s.recycles, s.drawn, *s._tops())
+                for s in states
+            ],
+            np.int64,
+        )
+        pyr, exp, left, ptr = cols[:, 0:1], cols[:, 1:2], cols[:, 2:3], cols[:, 3:4]
+        recycles, drawn, w, d = cols[:, 4], cols[:, 5], cols[:, 6], cols[:, 7]
         live = ((left >> _SHIFT_S) & 1).astype(np.int8)
         if self.proto.observe_stock == "full":
             known = live
         else:
             seen = np.array(self._seen, np.int64)[:, None]
             known = (((seen & left) >> _SHIFT_S) & 1).astype(np.int8)
-        ptr = np.array([s.ptr for s in states])[:, None]
         on_waste = _SHIFT_S[None, :] < ptr
         where = live * (1 + on_waste).astype(np.int8)
-        tops = [s._tops() for s in states]
-        for col, value in ((0, 3), (1, 4)):
-            rows = [i for i in range(n) if tops[i][col] >= 0]
-            where[rows, [tops[i][col] for i in rows]] = value
+        for top, value in ((w, 3), (d, 4)):  # the waste top; the drawn / face-up stock card
+            rows = np.flatnonzero(top >= 0)
+            where[rows, top[rows]] = value
         present = ((pyr >> _SHIFT_P) & 1).astype(np.int8)
-        recycles = np.array([s.recycles for s in states])
         limit = self.rules.recycles
         counters = np.stack(
             [
                 np.minimum(recycles + 1, 255),
                 np.full(n, 255) if limit is None else limit - recycles,
                 (live * ~on_waste).sum(axis=1),
-                (live * on_waste).sum(axis=1) - np.array([s.drawn for s in states]),
+                (live * on_waste).sum(axis=1) - drawn,
                 present.sum(axis=1),
             ],
             axis=1,
