@@ -16,7 +16,9 @@ generator and ``apply``/``undo`` (one source of rules truth) and adds search on 
   will by drawing and recycling, which change nothing else. Stock order is then irrelevant to the
   verdict, and so is which card of a rank is used: the search runs on (pyramid shape, live stock
   cards per rank). The winning line is turned back into engine moves (draws and recycles
-  included) and replayed through the engine.
+  included) and replayed through the engine. For every other rule set the same search is a
+  relaxation, used to prune; on the last pass under waste-top rules it counts only the stock
+  cards still reachable (see ``_Deal.reachable``).
 * **Shortest** (``shortest=True``): A* over full positions, every step (draw, recycle, removal)
   costing 1, with the admissible and consistent bound "removals still needed": for each rank
   class ``{r, 13 - r}`` at least ``max(pyramid r, pyramid 13 - r)``, plus one per pyramid King.
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -73,7 +75,6 @@ class Solution:
     nodes: int = 0
     seconds: float = 0.0
     shortest: bool = False
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def steps(self) -> int | None:
@@ -315,7 +316,7 @@ class _FreeStock:
         self.stock_pairs = s.rules.stock_play is not StockPlay.WASTE_TOP
         self.failed: set[int] = set()
         self.won: set[int] = set()
-        self.dead_cache: dict[int, bool] = {}  # for _dead, keyed by pyr | left << 28
+        self.dead_cache: dict[int, bool] = {}  # for _dead, keyed by pyr | reachable << 28
 
     @staticmethod
     def key(pyr: int, counts: list[int]) -> int:
