@@ -201,9 +201,9 @@ class PyramidEnv(gym.Env):
         return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a picture of the table.
+        """``"ansi"``: the board as text; ``"rgb_array"``: a picture; ``"human"``: a window.
 
-        The stock stays face down in both unless the env observes it in full.
+        The stock stays face down unless the env observes it in full.
         """
         if self.state is None or self.render_mode is None:
             return None
@@ -232,8 +232,6 @@ class PyramidEnv(gym.Env):
         s = self.state
         ids = self._ids = st.legal_ids(s)
         mask = self._mask = np.zeros(N_ACTIONS, np.int8)
-        # A legal removal (ids are sorted; removals come after draw 0 and recycle 1) rules out a
-        # dead deal without running the test.
         self._done = episode_over(s, ids, self._check_dead)
         if self._done:
             mask[0] = 1  # never all false: see the class docstring
