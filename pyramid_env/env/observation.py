@@ -41,9 +41,10 @@ _PRESENT = {m: np.array([m >> i & 1 for i in range(SLOTS)], np.int8) for m in SH
 _EXPOSED = {m: np.isin(np.arange(SLOTS), sh.exposed).astype(np.int8) for m, sh in SHAPES.items()}
 
 
-def _bits24(mask: int) -> np.ndarray:
-    """``mask``'s 24 low bits as a uint8 array, bit 0 first."""
-    return np.unpackbits(np.frombuffer(mask.to_bytes(3, "little"), np.uint8), bitorder="little")
+def _bits48(mask: int) -> np.ndarray:
+    """``mask``'s 48 low bits as an int8 array, bit 0 first (two 24-bit masks in one call)."""
+    raw = np.frombuffer(mask.to_bytes(6, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little").view(np.int8)
 
 
 def dict_space() -> spaces.Dict:
@@ -73,8 +74,8 @@ class Encoder:
 
     def encode(self, s: State, seen: int) -> dict[str, np.ndarray]:
         """The observation of ``s``; ``seen`` is the mask of cycle cards ever turned face up."""
-        live = _bits24(s.left).view(np.int8)
-        known = live if self.reveal else _bits24(seen & s.left).view(np.int8)
+        bits = _bits48(s.left | (s.left if self.reveal else seen & s.left) << 24)
+        live, known = bits[:24], bits[24:]
         stock = np.where(known, self.srank, live * np.int8(UNKNOWN))
         where = live.copy()  # 1: in the stock, face down
         where[: s.ptr] *= 2  # 2: on the waste
