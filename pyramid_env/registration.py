@@ -3,9 +3,9 @@
 ``PyramidSolitaire-v0`` plays the default rules (``relaxed``); each preset has its own id,
 ``PyramidSolitaire-<Preset>-v0``. ``gym.make_vec`` builds our ``PyramidVectorEnv`` (the
 ``vector_entry_point``) unless ``vectorization_mode="sync"`` or ``"async"`` is asked for. Entry
-points are strings, so registering imports nothing of
-the env until ``gym.make``; ``gym.make("pyramid_env:PyramidSolitaire-v0")`` works without a
-prior import, because Gymnasium imports the module named before the colon.
+points are strings, so registering imports nothing of the env until ``gym.make``;
+``gym.make("pyramid_env:PyramidSolitaire-v0")`` works without a prior import, because Gymnasium
+imports the module named before the colon.
 """
 
 from __future__ import annotations

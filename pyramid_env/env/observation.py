@@ -25,6 +25,7 @@ from gymnasium import spaces
 
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.layout import SHAPES, SLOTS
+from pyramid_env.engine.rules import StockPlay
 from pyramid_env.engine.state import STOCK_SIZE, State
 
 PIECES: tuple[tuple[str, int, int], ...] = (
@@ -37,8 +38,15 @@ PIECES: tuple[tuple[str, int, int], ...] = (
 FLAT_SIZE = sum(n for _, n, _ in PIECES)
 UNKNOWN = 14
 # Per reachable pyramid shape (1,430 of them): which slots hold a card, which are exposed.
-_PRESENT = {m: np.array([m >> i & 1 for i in range(SLOTS)], np.int8) for m in SHAPES}
-_EXPOSED = {m: np.isin(np.arange(SLOTS), sh.exposed).astype(np.int8) for m, sh in SHAPES.items()}
+EXPOSED_MASK: dict[int, int] = {m: sum(1 << i for i in sh.exposed) for m, sh in SHAPES.items()}
+
+
+def _bits28(mask: int) -> np.ndarray:
+    return np.array([mask >> i & 1 for i in range(SLOTS)], np.int8)
+
+
+_PRESENT = {m: _bits28(m) for m in SHAPES}
+_EXPOSED = {m: _bits28(e) for m, e in EXPOSED_MASK.items()}
 
 
 def _bits48(mask: int) -> np.ndarray:
@@ -110,7 +118,9 @@ def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def face_up(s: State) -> int:
-    """Cycle cards face up now: the waste (and drawn card), and a face-up stock top."""
+    """Cycle cards face up now: the waste (and drawn card), and a face-up stock top (``msc``)."""
     up = s.left & ((1 << s.ptr) - 1)
-    _, d = s._tops()
-    return up | (1 << d if d >= 0 else 0)
+    hi = s.left >> s.ptr
+    if hi and s.rules.stock_play is StockPlay.FACE_UP_STOCK:
+        up |= (hi & -hi) << s.ptr
+    return up

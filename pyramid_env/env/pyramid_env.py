@@ -11,6 +11,7 @@ from gymnasium import spaces
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import to_deal
 from pyramid_env.engine.game import score
+from pyramid_env.engine.moves import RECYCLE
 from pyramid_env.engine.notation import format_board
 from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.env import observation as ob
@@ -22,8 +23,8 @@ REWARDS = ("cards", "win", "score")
 
 def episode_over(s: st.State, ids: list[int], check_dead: bool) -> bool:
     """No legal move, or (``check_dead``) no removal and 000's dead-deal test holds."""
-    # ids are sorted, removals after draw (0) and recycle (1): a removal rules out a dead deal.
-    return not ids or (check_dead and ids[-1] <= 1 and st.hopeless(s))
+    # ids are sorted, removals after draw and recycle: a legal removal rules out a dead deal.
+    return not ids or (check_dead and ids[-1] <= RECYCLE.id and st.hopeless(s))
 
 
 def step_reward(

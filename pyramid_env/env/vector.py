@@ -24,7 +24,6 @@ from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.deal import to_deal
 from pyramid_env.engine.game import score
-from pyramid_env.engine.layout import SHAPES
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS
@@ -32,7 +31,6 @@ from pyramid_env.env.pyramid_env import PyramidEnv, episode_over, step_reward
 
 _SHIFT_P = np.arange(28, dtype=np.int64)
 _SHIFT_S = np.arange(24, dtype=np.int64)
-_EXPOSED_MASK = {m: sum(1 << i for i in sh.exposed) for m, sh in SHAPES.items()}
 
 
 class PyramidVectorEnv(VectorEnv):
@@ -65,7 +63,7 @@ class PyramidVectorEnv(VectorEnv):
         self._steps = [0] * n
         self._moves = [0] * n
         self._seen = [0] * n
-        self._deal = np.zeros(n, np.uint64)
+        self._deal: list[int | None] = [None] * n  # None for a deal given by code or cards
         self._prank = np.zeros((n, 28), np.int8)
         self._srank = np.zeros((n, 24), np.int8)
 
@@ -87,7 +85,8 @@ class PyramidVectorEnv(VectorEnv):
         for i in range(n):
             self._reset_one(i, None if deals is None else deals[i])
         self._ended = [False] * n
-        return self._obs(), self._infos()
+        mask = self.action_masks()
+        return self._obs(mask), self._infos(mask)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (ignored for a game being autoreset)."""
@@ -97,7 +96,6 @@ class PyramidVectorEnv(VectorEnv):
         terminated = [False] * n
         truncated = [False] * n
         ended, done, steps, moves = self._ended, self._done, self._steps, self._moves
-        face_up_top = self.rules.stock_play == "face-up-stock"
         for i, a in enumerate(np.asarray(actions).tolist()):
             if ended[i]:
                 self._reset_one(i, None)
@@ -109,12 +107,7 @@ class PyramidVectorEnv(VectorEnv):
             if a in self._ids[i] and not done[i]:
                 st.apply(s, MOVES[a])
                 moves[i] += 1
-                # Cards face up now: the waste (and drawn card), and a face-up stock top.
-                up = s.left & ((1 << s.ptr) - 1)
-                if face_up_top and s.left >> s.ptr:
-                    hi = s.left >> s.ptr
-                    up |= (hi & -hi) << s.ptr
-                self._seen[i] |= up
+                self._seen[i] |= ob.face_up(s)
                 self._update(i)
                 rewards[i] = step_reward(p.reward_kind, s, moves[i], before_cards, before_score)
             else:
@@ -126,12 +119,13 @@ class PyramidVectorEnv(VectorEnv):
             terminated[i] = done[i]
             truncated[i] = steps[i] >= p.max_steps
             ended[i] = terminated[i] or truncated[i]
+        mask = self.action_masks()  # once a step, for the observation and the infos
         return (
-            self._obs(),
+            self._obs(mask),
             np.array(rewards),
             np.array(terminated),
             np.array(truncated),
-            self._infos(),
+            self._infos(mask),
         )
 
     def action_masks(self) -> np.ndarray:
@@ -149,7 +143,7 @@ class PyramidVectorEnv(VectorEnv):
         spec = int(self._rngs[i].integers(2**63)) if deal is None else deal
         d = to_deal(spec)
         s = self._states[i] = st.State(d, self.rules)
-        self._deal[i] = d.number if d.number is not None else 0
+        self._deal[i] = d.number
         self._prank[i] = [RANK[c] for c in d.pyramid]
         self._srank[i] = [RANK[c] for c in d.stock]
         self._seen[i] = ob.face_up(s)
@@ -161,13 +155,13 @@ class PyramidVectorEnv(VectorEnv):
         ids = self._ids[i] = st.legal_ids(s)
         self._done[i] = episode_over(s, ids, self.proto._check_dead)
 
-    def _obs(self) -> Any:
+    def _obs(self, mask: np.ndarray) -> Any:
         states = self._states
         n = self.num_envs
         # One pass over the games; everything after it is numpy over all of them at once.
         cols = np.array(
             [
-                (s.pyr, _EXPOSED_MASK[s.pyr], s.left, s.ptr, s.recycles, s.drawn, *s._tops())
+                (s.pyr, ob.EXPOSED_MASK[s.pyr], s.left, s.ptr, s.recycles, s.drawn, *s._tops())
                 for s in states
             ],
             np.int64,
@@ -210,18 +204,17 @@ class PyramidVectorEnv(VectorEnv):
         flat = np.concatenate([obs[name] for name, _, _ in ob.PIECES], axis=1).astype(np.float32)
         if mode == "flat":
             return flat
-        mask = self.action_masks()
         if mode == "pettingzoo":
             return {"observation": flat, "action_mask": mask.astype(np.int8)}
         return {"observations": flat, "action_mask": mask.astype(np.float32)}
 
-    def _infos(self) -> dict[str, Any]:
+    def _infos(self, mask: np.ndarray) -> dict[str, Any]:
         n = self.num_envs
         every = np.ones(n, bool)
         return {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": mask.astype(np.int8),
             "_action_mask": every,
-            "deal": self._deal.copy(),
+            "deal": np.array(self._deal, dtype=object),
             "_deal": every,
             "pyramid_left": np.array([s.pyr.bit_count() for s in self._states]),
             "_pyramid_left": every,
