@@ -16,6 +16,8 @@ counters     5      0..255  pass number, recycles left (255 = unlimited), stock 
 
 The flat form (``obs_mode="flat"``) is these pieces concatenated in this order as float32: 109
 numbers, indices 0-27 pyramid, 28-55 exposed, 56-79 stock, 80-103 stock_where, 104-108 counters.
+The one-hot form (``obs_mode="onehot"``, :func:`onehot`) is 905 float32 numbers in [0, 1], the
+categorical pieces as one-hot rows, for networks.
 """
 
 from __future__ import annotations
@@ -115,6 +117,37 @@ class Encoder:
 def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
     """The flat form of a ``Dict`` observation (see the module table)."""
     return np.concatenate([obs[name] for name, _, _ in PIECES]).astype(np.float32)
+
+
+# The one-hot form: every categorical piece as one-hot rows, the counters scaled to [0, 1].
+_ONEHOT = (("pyramid", 14), ("exposed", 1), ("stock", 15), ("stock_where", 5))
+_COUNTER_SCALE = np.array([255, 255, STOCK_SIZE, STOCK_SIZE, SLOTS], np.float32)
+ONEHOT_SIZE = SLOTS * 14 + SLOTS + STOCK_SIZE * 15 + STOCK_SIZE * 5 + 5
+
+
+def onehot_space() -> spaces.Box:
+    """The one-hot ``Box`` form (``obs_mode="onehot"``), 905 float32 numbers in [0, 1]."""
+    return spaces.Box(0.0, 1.0, (ONEHOT_SIZE,), np.float32)
+
+
+def onehot(obs: dict[str, np.ndarray]) -> np.ndarray:
+    """The one-hot form of a ``Dict`` observation, or of a batch of them (leading axes kept).
+
+    Ranks and places are categories, not quantities (a 7 is not "more" than a 6 for pairing),
+    so a network learns faster from one-hot rows than from the raw numbers of the flat form.
+    Layout: pyramid 28 x 14 (rank 0..13), exposed 28, stock 24 x 15 (0..14), stock_where
+    24 x 5 (0..4), counters 5 divided by (255, 255, 24, 24, 28).
+    """
+    parts = []
+    for name, k in _ONEHOT:
+        x = obs[name]
+        if k == 1:
+            parts.append(x.astype(np.float32))
+        else:
+            hot = np.eye(k, dtype=np.float32)[x]
+            parts.append(hot.reshape(*x.shape[:-1], x.shape[-1] * k))
+    parts.append(obs["counters"].astype(np.float32) / _COUNTER_SCALE)
+    return np.concatenate(parts, axis=-1)
 
 
 def face_up(s: State) -> int:

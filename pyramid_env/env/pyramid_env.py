@@ -16,8 +16,9 @@ from pyramid_env.engine.notation import format_board
 from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS, decode
+from pyramid_env.seeds import seed_set
 
-OBS_MODES = ("dict", "flat", "pettingzoo", "rllib")
+OBS_MODES = ("dict", "flat", "onehot", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 
 
@@ -25,6 +26,13 @@ def episode_over(s: st.State, ids: list[int], check_dead: bool) -> bool:
     """No legal move, or (``check_dead``) no removal and 000's dead-deal test holds."""
     # ids are sorted, removals after draw and recycle: a legal removal rules out a dead deal.
     return not ids or (check_dead and ids[-1] <= RECYCLE.id and st.hopeless(s))
+
+
+def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
+    """A deal number for ``reset`` without options: uniform over ``deals``, or 0..2**63-1."""
+    if deals is None:
+        return int(rng.integers(2**63))
+    return deals[int(rng.integers(len(deals)))]
 
 
 def step_reward(
@@ -61,7 +69,8 @@ class PyramidEnv(gym.Env):
     ``observe_stock="seen"`` shows a stock card only once it has been face up; ``"full"`` shows
     the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
     109), ``"pettingzoo"`` (``{"observation", "action_mask"}``) or ``"rllib"``
-    (``{"observations", "action_mask"}``).
+    (``{"observations", "action_mask"}``) or ``"onehot"`` (float32 Box of 905, the
+    categorical pieces one-hot: the form for networks).
 
     ## Rewards
     ``"cards"``: +1/28 per pyramid card removed (a cleared pyramid sums to 1). ``"win"``: 1 when
@@ -81,7 +90,9 @@ class PyramidEnv(gym.Env):
     ``terminate_on_dead``, ``render_mode`` (``"ansi"``; with the ``render`` extra ``"rgb_array"``,
     a picture usable with ``RecordVideo``, and ``"human"``, a window), and rule knobs as keywords
     (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
-    deal; otherwise the deal number is drawn from the env's seeded generator.
+    deal; otherwise the deal number is drawn from the env's seeded generator, uniformly from
+    ``deals`` when given (a seed set of ``pyramid_env.seeds``, e.g. ``"train"``, or numbers),
+    else from 0..2**63-1.
 
     ## Version History
     * v0: initial release.
@@ -100,6 +111,7 @@ class PyramidEnv(gym.Env):
         illegal_reward: float = -0.01,
         terminate_on_dead: bool = True,
         render_mode: str | None = None,
+        deals: str | range | list[int] | None = None,
         **rule_knobs: Any,
     ) -> None:
         """See the class docstring's Arguments."""
@@ -120,6 +132,8 @@ class PyramidEnv(gym.Env):
         self.max_steps, self.illegal_action = max_steps, illegal_action
         self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
         self.render_mode = render_mode
+        # Deals drawn by reset(): a fixed seed set ("train") keeps training off val and test.
+        self.deals = None if deals is None else seed_set(deals)
         # Where the rules end a dead deal themselves, legal_ids is already empty for one.
         self._check_dead = terminate_on_dead and not self.rules.dead_deal_ends_game
         if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
@@ -130,6 +144,7 @@ class PyramidEnv(gym.Env):
         self.observation_space = {
             "dict": ob.dict_space(),
             "flat": ob.flat_space(),
+            "onehot": ob.onehot_space(),
             "pettingzoo": spaces.Dict({"observation": ob.flat_space(), "action_mask": mask_space}),
             "rllib": spaces.Dict({"observations": ob.flat_space(), "action_mask": mask_space}),
         }[obs_mode]
@@ -147,7 +162,7 @@ class PyramidEnv(gym.Env):
         options = options or {}
         spec = next((options[k] for k in ("deal", "code", "cards") if k in options), None)
         if spec is None:
-            spec = int(self.np_random.integers(2**63))
+            spec = draw_deal(self.np_random, self.deals)
         d = to_deal(spec)
         self.state = s = st.State(d, self.rules)
         self._deal_number, self._code = d.number, d.code  # the code is costly: once a deal
@@ -201,6 +216,20 @@ class PyramidEnv(gym.Env):
             return mask
         return self._mask.astype(bool)
 
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted; empty once the episode is over (unlike the mask)."""
+        return [] if self.state is None or self._done else list(self._ids)
+
+    def known_stock(self) -> int:
+        """Stock cycle positions whose card the observation reveals (bit ``i``: deal card 29+i).
+
+        Every live one with ``observe_stock="full"``; otherwise those turned face up so far.
+        Agents that read the engine state use it to play fair with the observation.
+        """
+        if self.state is None:
+            return 0
+        return self.state.left if self.observe_stock == "full" else self._seen & self.state.left
+
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the board as text; ``"rgb_array"``: a picture; ``"human"``: a window.
 
@@ -243,6 +272,8 @@ class PyramidEnv(gym.Env):
         obs = self._encoder.encode(self.state, self._seen)
         if self.obs_mode == "dict":
             return obs
+        if self.obs_mode == "onehot":
+            return ob.onehot(obs)
         flat = ob.flatten(obs)
         if self.obs_mode == "flat":
             return flat

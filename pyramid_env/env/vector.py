@@ -27,7 +27,7 @@ from pyramid_env.engine.game import score
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS
-from pyramid_env.env.pyramid_env import PyramidEnv, episode_over, step_reward
+from pyramid_env.env.pyramid_env import PyramidEnv, draw_deal, episode_over, step_reward
 
 _SHIFT_P = np.arange(28, dtype=np.int64)
 _SHIFT_S = np.arange(24, dtype=np.int64)
@@ -140,7 +140,7 @@ class PyramidVectorEnv(VectorEnv):
 
     # -- helpers -----------------------------------------------------------------------------------
     def _reset_one(self, i: int, deal: int | None) -> None:
-        spec = int(self._rngs[i].integers(2**63)) if deal is None else deal
+        spec = draw_deal(self._rngs[i], self.proto.deals) if deal is None else deal
         d = to_deal(spec)
         s = self._states[i] = st.State(d, self.rules)
         self._deal[i] = d.number
@@ -201,6 +201,8 @@ class PyramidVectorEnv(VectorEnv):
         mode = self.proto.obs_mode
         if mode == "dict":
             return obs
+        if mode == "onehot":
+            return ob.onehot(obs)
         flat = np.concatenate([obs[name] for name, _, _ in ob.PIECES], axis=1).astype(np.float32)
         if mode == "flat":
             return flat

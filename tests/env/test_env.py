@@ -12,8 +12,23 @@ import pyramid_env
 from pyramid_env.engine import MOVES, IllegalMove, deal, legal_ids
 from pyramid_env.env import N_ACTIONS, PyramidEnv, action_name, decode, encode
 from pyramid_env.env.observation import UNKNOWN
+from pyramid_env.env.pyramid_env import OBS_MODES
 
 IDS = list(pyramid_env.ENV_IDS)
+
+
+def test_onehot_form_is_the_dict_form_one_hot():
+    env = PyramidEnv("msc", obs_mode="onehot")
+    d = PyramidEnv("msc")
+    obs, _ = env.reset(seed=3)
+    dobs, _ = d.reset(seed=3)
+    assert obs.shape == (905,) and obs.dtype == np.float32
+    assert obs[:392].reshape(28, 14).argmax(axis=1).tolist() == dobs["pyramid"].tolist()
+    assert obs[:392].sum() == 28 and obs.min() == 0 and obs.max() == 1
+    assert np.array_equal(obs[392:420], dobs["exposed"])
+    assert obs[420:780].reshape(24, 15).argmax(axis=1).tolist() == dobs["stock"].tolist()
+    assert obs[780:900].reshape(24, 5).argmax(axis=1).tolist() == dobs["stock_where"].tolist()
+    assert np.allclose(obs[900:] * [255, 255, 24, 24, 28], dobs["counters"])
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -24,7 +39,7 @@ def test_gymnasium_check_env_on_every_id(env_id):
 
 
 @pytest.mark.filterwarnings("ignore:.*not having a spec")
-@pytest.mark.parametrize("obs_mode", ["dict", "flat", "pettingzoo", "rllib"])
+@pytest.mark.parametrize("obs_mode", OBS_MODES)
 def test_check_env_on_every_observation_form(obs_mode):
     env = PyramidEnv("msc", obs_mode=obs_mode, render_mode="ansi")
     check_env(env)

@@ -21,6 +21,7 @@ def row(obs, i):
     ("preset", "kwargs"),
     [
         ("relaxed", {}),
+        ("three-pass", {"obs_mode": "onehot"}),
         ("one-pass", {"obs_mode": "flat"}),
         ("msc", {"reward": "score", "obs_mode": "pettingzoo"}),
         ("two-card", {"observe_stock": "full", "obs_mode": "rllib", "max_steps": 40}),

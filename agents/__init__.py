@@ -1,0 +1,79 @@
+"""Agents for Pyramid Solitaire: baselines, the solver as oracle, trained policies.
+
+Installed as ``pyramid_env.agents`` (the repo keeps it in the top-level ``agents/`` folder).
+Every agent follows :class:`Agent`: ``act(turn, rng) -> action id``. Build one by name with
+:func:`make_agent`:
+
+==================  ===========================================================================
+name                agent
+==================  ===========================================================================
+``random``          uniform over legal actions
+``random-removal``  uniform among removals, draws when there is none
+``first-removal``   the first legal removal, draws when there is none
+``hint``            rulebook 000's hint as a policy
+``greedy``          the heuristic from the rulebooks' strategy advice
+``solver``          the exact solver's winning line (clairvoyant: the upper bound)
+``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
+                    file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``)
+==================  ===========================================================================
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pyramid_env.agents.base import Agent, Turn
+from pyramid_env.agents.baselines import (
+    FirstRemovalAgent,
+    GreedyAgent,
+    HintAgent,
+    RandomAgent,
+    RandomRemovalAgent,
+)
+from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
+
+BASELINES: dict[str, type] = {
+    cls.name: cls
+    for cls in (RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent)
+}
+TRAINED_DIR = "trained"
+
+
+def shipped() -> dict[str, dict[str, Any]]:
+    """The trained policies shipped with the package: name -> metadata (rules, obs form...)."""
+    folder = resources.files("pyramid_env.agents") / TRAINED_DIR
+    if not folder.is_dir():
+        return {}
+    out = {}
+    for f in sorted(folder.iterdir(), key=lambda f: f.name):
+        if f.name.endswith(".npz"):
+            out[f.name.removesuffix(".npz")] = MLPPolicy.load(f).meta
+    return out
+
+
+def make_agent(name: str, **kwargs: Any) -> Agent:
+    """The agent called ``name`` (see the module table); ``kwargs`` go to its constructor.
+
+    Raises:
+        ValueError: an unknown name, listing the known ones.
+    """
+    if name in BASELINES:
+        return BASELINES[name](**kwargs)
+    if name == "solver":
+        from pyramid_env.agents.oracle import SolverAgent  # imports the solver only when asked
+
+        return SolverAgent(**kwargs)
+    path = Path(name)
+    if path.suffix == ".npz" and path.is_file():
+        return PolicyAgent(MLPPolicy.load(path), name=path.stem, **kwargs)
+    if name in shipped():
+        ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
+        with resources.as_file(ref) as file:
+            return PolicyAgent(MLPPolicy.load(file), name=name, **kwargs)
+    known = [*BASELINES, "solver", *shipped()]
+    raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
+
+
+__all__ = ["BASELINES", "Agent", "MLPPolicy", "PolicyAgent", "Turn", "make_agent", "shipped"]

@@ -1,0 +1,238 @@
+"""Baseline agents: random, and greedy players of increasing care.
+
+========================  =====================================================================
+agent                     plays
+========================  =====================================================================
+``random``                uniformly among the legal actions (draws included)
+``random-removal``        uniformly among the legal removals; draws only when there is none
+``first-removal``         the legal removal with the lowest id (pyramid Kings first, then
+                          pairs in slot order); draws only when there is none
+``hint``                  rulebook 000's hint (``pyramid_env.engine.hint``); when it has
+                          nothing to suggest, draws (or recycles) if it can
+``greedy``                a one-move heuristic built from the rulebooks' strategy advice (see
+                          :class:`GreedyAgent`)
+========================  =====================================================================
+
+None of them peeks at the stock order: the greedy agents use the ranks of the cards left in
+stock and waste, which any player can count (52 cards less those in the pyramid and those
+already removed), and which cards lie in the stock and which on the waste, which is on the
+table. Where a card is in the stock's order they never use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pyramid_env.agents.base import Turn
+from pyramid_env.engine.cards import KING, RANK, TARGET
+from pyramid_env.engine.hint import hint
+from pyramid_env.engine.layout import BELOW_MASK, SHAPES, SLOTS
+from pyramid_env.engine.moves import MOVES, MoveKind
+from pyramid_env.engine.rules import StockPlay
+from pyramid_env.engine.state import STOCK_SIZE, State
+
+# HOLDS_UP[t]: the slots that cannot be exposed while slot t's card is there (t covers them,
+# directly or through other cards): how much of the pyramid a card blocks.
+HOLDS_UP: tuple[int, ...] = tuple(
+    sum(1 << s for s in range(SLOTS) if BELOW_MASK[s] >> t & 1) for t in range(SLOTS)
+)
+
+
+class RandomAgent:
+    """Uniform over the legal actions: the floor every agent must clear."""
+
+    name = "random"
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """A uniformly random legal action."""
+        return turn.legal[int(rng.integers(len(turn.legal)))]
+
+
+class RandomRemovalAgent:
+    """Uniform among the removals; draw (or recycle) only when no removal is legal."""
+
+    name = "random-removal"
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """A uniformly random removal, else the draw or recycle."""
+        pick = turn.removals or turn.legal
+        return pick[int(rng.integers(len(pick)))]
+
+
+class FirstRemovalAgent:
+    """The first legal removal in move-id order; draw (or recycle) only when none is legal."""
+
+    name = "first-removal"
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The removal with the lowest id, else the draw or recycle."""
+        removals = turn.removals
+        return removals[0] if removals else turn.legal[0]
+
+
+class HintAgent:
+    """Follows rulebook 000's hint; with no hint, draws or recycles while it can."""
+
+    name = "hint"
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """000's hint, else the draw or recycle, else the first legal action."""
+        move = hint(turn.state)
+        if move is not None:
+            return move.id
+        return (turn.turns or turn.legal)[0]
+
+
+class GreedyAgent:
+    """A one-move heuristic from the rulebooks' strategy advice (004, 003 and 001).
+
+    - Remove Kings at once (004: "taking it out never costs you anything").
+    - Score each other removal: pyramid cards removed, cards newly exposed, and how much of the
+      pyramid the removed cards hold up (004: "cards near the middle of the bottom rows hold up
+      more"; 003: "free deep cards that cover several neighbours"); using a waste or stock card
+      keeps a pyramid partner for later (004: "using the waste card keeps the pyramid partner").
+    - Count partners (004, 003): for each rank, the partners still available (pyramid and
+      reachable stock and waste cards) against the pyramid cards that need them; a removal that
+      leaves some rank short of partners is penalised heavily, one that leaves none to spare
+      lightly.
+    - Play the best removal that leaves no rank short. If there is none, draw only when a card
+      still in the stock or waste could pair with an exposed pyramid card without that harm
+      (004: "count the cards left in the stock before you use a redeal"); otherwise take the
+      best removal anyway.
+
+    Args:
+        weights: override any of ``pyramid``, ``exposed``, ``held_up``, ``stock_card``,
+            ``short``, ``no_spare`` (defaults in ``WEIGHTS``, tuned on the ``val`` deals).
+    """
+
+    name = "greedy"
+    WEIGHTS = {
+        "pyramid": 2.0,
+        "exposed": 3.0,
+        "held_up": 0.5,
+        "stock_card": 2.0,
+        "short": 40.0,
+        "no_spare": 2.0,
+    }
+
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
+        """Use ``WEIGHTS``, with ``weights`` overriding some of them."""
+        unknown = set(weights or {}) - set(self.WEIGHTS)
+        if unknown:
+            raise ValueError(f"unknown greedy weights {sorted(unknown)}: one of {self.WEIGHTS}")
+        self.w = {**self.WEIGHTS, **(weights or {})}
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """Kings at once; the best removal that keeps every rank supplied; else draw or any."""
+        s = turn.state
+        removals = turn.removals
+        if not removals:
+            return turn.legal[0]
+        kings = [a for a in removals if MOVES[a].kind is MoveKind.KING]
+        if kings:
+            return kings[0]  # pyramid slots come first in the move table
+        ranks = _Ranks(s)
+        safe = [a for a in removals if not ranks.leaves_short(s, MOVES[a].places)]
+        if safe:
+            return max(safe, key=lambda a: (self.score(s, ranks, a), -a))
+        if turn.turns and ranks.useful_waiting(s):
+            return turn.turns[0]
+        return max(removals, key=lambda a: (self.score(s, ranks, a), -a))
+
+    def score(self, s: State, ranks: _Ranks, action: int) -> float:
+        """The heuristic value of removal ``action`` in ``s`` (higher is better)."""
+        w = self.w
+        places = MOVES[action].places
+        slots = [p for p in places if p < SLOTS]
+        after = s.pyr
+        for p in slots:
+            after &= ~(1 << p)
+        new = len(set(SHAPES[after].exposed) - set(SHAPES[s.pyr].exposed))
+        held = sum((HOLDS_UP[p] & s.pyr).bit_count() for p in slots)
+        value = w["pyramid"] * len(slots) + w["exposed"] * new + w["held_up"] * held
+        value += w["stock_card"] * (len(places) - len(slots)) * (len(slots) > 0)
+        short, no_spare = ranks.after(s, places)
+        return value - w["short"] * (short - ranks.short) - w["no_spare"] * no_spare
+
+
+class _Ranks:
+    """Rank counts of one position: pyramid cards, and stock and waste cards still reachable."""
+
+    def __init__(self, s: State) -> None:
+        cards = s.deal.cards
+        self.pyramid = [0] * 14
+        for i in range(SLOTS):
+            if s.pyr >> i & 1:
+                self.pyramid[RANK[cards[i]]] += 1
+        self.stock = [0] * 14
+        for i in range(STOCK_SIZE):
+            if self.reachable(s) >> i & 1:
+                self.stock[RANK[cards[SLOTS + i]]] += 1
+        self.short = self._shortfall(self.pyramid, self.stock)[0]
+
+    @staticmethod
+    def reachable(s: State) -> int:
+        """Stock cycle cards that can still come into play.
+
+        On the last pass under waste-top rules, a card under the waste top never comes back.
+        """
+        if s.recycles_left == 0 and s.rules.stock_play is StockPlay.WASTE_TOP:
+            waste = s.left & ((1 << s.ptr) - 1)
+            top = waste.bit_length() - 1
+            return (s.left >> s.ptr << s.ptr) | (1 << top if top >= 0 else 0)
+        return s.left
+
+    @staticmethod
+    def _shortfall(pyramid: list[int], stock: list[int]) -> tuple[int, int]:
+        """(pyramid cards short of a partner, ranks needed with no partner to spare)."""
+        short = spare0 = 0
+        for r in range(1, KING):
+            if pyramid[r]:
+                supply = pyramid[TARGET - r] + stock[TARGET - r]
+                short += max(0, pyramid[r] - supply)
+                spare0 += supply == pyramid[r]
+        return short, spare0
+
+    def after(self, s: State, places: tuple[int, ...]) -> tuple[int, int]:
+        """:meth:`_shortfall` once the cards at ``places`` are gone."""
+        pyramid, stock = self.pyramid[:], self.stock[:]
+        for p in places:
+            (pyramid if p < SLOTS else stock)[RANK[s.card_at(p)]] -= 1
+        return self._shortfall(pyramid, stock)
+
+    def leaves_short(self, s: State, places: tuple[int, ...]) -> bool:
+        """Removing the cards at ``places`` leaves more pyramid cards without a partner."""
+        return self.after(s, places)[0] > self.short
+
+    def useful_waiting(self, s: State) -> bool:
+        """A card worth drawing to is waiting in the stock or waste.
+
+        That is a reachable card, not in play now, that could pair with an exposed pyramid
+        card without leaving any rank short of partners (so drawing to it never loops).
+        """
+        in_play = {s.card_at(p) for p in (SLOTS, SLOTS + 1)}
+        reach = self.reachable(s)
+        cards = s.deal.cards
+        waiting = {
+            RANK[cards[SLOTS + i]]
+            for i in range(STOCK_SIZE)
+            if reach >> i & 1 and cards[SLOTS + i] not in in_play
+        }
+        for slot in SHAPES[s.pyr].exposed:
+            r = RANK[cards[slot]]
+            if TARGET - r in waiting:
+                pyramid, stock = self.pyramid[:], self.stock[:]
+                pyramid[r] -= 1
+                stock[TARGET - r] -= 1
+                if self._shortfall(pyramid, stock)[0] <= self.short:
+                    return True
+        return False
+
+
+__all__ = [
+    "FirstRemovalAgent",
+    "GreedyAgent",
+    "HintAgent",
+    "RandomAgent",
+    "RandomRemovalAgent",
+]

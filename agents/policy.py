@@ -1,0 +1,159 @@
+"""Trained policies as agents, and the shipped (numpy) form of a trained policy.
+
+:class:`PolicyAgent` wraps anything that gives action logits for an observation: a
+Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), a torch module or plain
+callable returning logits, or an :class:`MLPPolicy`. It always applies the mask itself: an
+unmasked ``predict`` (sb3-contrib's ``MaskablePPO.predict`` without ``action_masks=``) picks
+illegal actions, and a policy trained without masks has no notion of them. Sampling (with
+``deterministic=False``) uses the evaluation's seeded generator, not torch's global one, so a
+stochastic policy gives the same episodes on every run too.
+
+:class:`MLPPolicy` is how learned agents ship: the weights of the policy network as numpy
+arrays in one ``.npz`` file with its metadata (rules, observation form, training run). It runs
+without torch (the benchmark needs only numpy), and a test checks it picks the same actions as
+the torch model it came from.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.agents.base import Turn
+
+_ACTIVATIONS = {
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+}
+
+
+class MLPPolicy:
+    """A multilayer perceptron held as numpy arrays: observation -> action logits.
+
+    Args:
+        layers: ``(W, b)`` per layer, ``W`` of shape ``(inputs, outputs)``; the activation
+            follows every layer but the last.
+        activation: ``"tanh"`` or ``"relu"``.
+        meta: what the policy was trained on; ``obs_mode`` (default ``"onehot"``),
+            ``observe_stock``, ``rules`` and anything else worth keeping (steps, wall time).
+    """
+
+    def __init__(
+        self,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        activation: str = "tanh",
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """See the class docstring."""
+        if activation not in _ACTIVATIONS:
+            raise ValueError(f"activation {activation!r} is not one of {list(_ACTIVATIONS)}")
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.activation = activation
+        self.meta = dict(meta or {})
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Action logits for one observation (or a batch, leading axis)."""
+        x = np.asarray(obs, np.float32)
+        act = _ACTIVATIONS[self.activation]
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < len(self.layers) - 1:
+                x = act(x)
+        return x
+
+    @classmethod
+    def from_sb3(cls, model: Any, **meta: Any) -> MLPPolicy:
+        """The policy network of an SB3 actor-critic model (flat ``Box`` observations).
+
+        Takes ``policy.mlp_extractor.policy_net`` followed by ``policy.action_net``; the
+        features extractor must be a plain flatten (the default for ``Box`` observations).
+        """
+        import torch.nn as nn  # the train extra; loading a shipped file never needs it
+
+        policy = model.policy
+        if type(policy.features_extractor).__name__ != "FlattenExtractor":
+            raise ValueError("only a FlattenExtractor policy (Box observations) can be exported")
+        layers, activation = [], None
+        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+            if isinstance(module, nn.Linear):
+                w = module.weight.detach().cpu().numpy().T
+                layers.append((w, module.bias.detach().cpu().numpy()))
+            elif isinstance(module, nn.Tanh | nn.ReLU):
+                name = "tanh" if isinstance(module, nn.Tanh) else "relu"
+                if activation not in (None, name):
+                    raise ValueError("mixed activations cannot be exported")
+                activation = name
+            else:
+                raise ValueError(f"cannot export layer {module!r}")
+        return cls(layers, activation or "tanh", meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write one ``.npz``: the weights, the activation and the metadata as JSON."""
+        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
+        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
+        info = {"activation": self.activation, "layers": len(self.layers), "meta": self.meta}
+        np.savez_compressed(path, info=np.array(json.dumps(info)), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> MLPPolicy:
+        """Read a file written by :meth:`save`."""
+        with np.load(path) as data:
+            info = json.loads(str(data["info"]))
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(info["layers"])]
+        return cls(layers, info["activation"], info["meta"])
+
+
+class PolicyAgent:
+    """A trained policy as an agent; the mask is always applied.
+
+    Args:
+        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, or a callable (a torch
+            module, say) mapping an observation to logits.
+        name: the name shown in tables.
+        obs_mode: the observation form the policy was trained on (evaluation builds the env
+            with it); an ``MLPPolicy`` brings its own from its metadata.
+        deterministic: play the most likely legal action (default), else sample from the
+            masked distribution with the evaluation's generator.
+    """
+
+    def __init__(
+        self,
+        policy: Any,
+        name: str = "policy",
+        obs_mode: str | None = None,
+        deterministic: bool = True,
+    ) -> None:
+        """See the class docstring."""
+        self.policy, self.name, self.deterministic = policy, name, deterministic
+        meta = getattr(policy, "meta", {})
+        self.env_kwargs = {"obs_mode": obs_mode or meta.get("obs_mode", "onehot")}
+
+    def logits(self, obs: Any) -> np.ndarray:
+        """The policy's raw logits for one observation."""
+        p = self.policy
+        if isinstance(p, MLPPolicy):
+            return p.logits(obs)
+        import torch  # an SB3 model or a torch module: the train extra is there
+
+        with torch.no_grad():
+            if hasattr(p, "policy") and hasattr(p.policy, "get_distribution"):
+                tensor, _ = p.policy.obs_to_tensor(obs)
+                out = p.policy.get_distribution(tensor).distribution.logits
+            else:
+                out = p(torch.as_tensor(np.asarray(obs, np.float32))[None])
+        return out.detach().cpu().numpy().reshape(-1)
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The policy's choice among the legal actions."""
+        logits = self.logits(turn.obs).astype(np.float64)
+        masked = np.where(turn.mask, logits, -np.inf)
+        if self.deterministic:
+            return int(np.argmax(masked))
+        p = np.exp(masked - masked.max())
+        return int(rng.choice(len(p), p=p / p.sum()))
+
+
+__all__ = ["MLPPolicy", "PolicyAgent"]

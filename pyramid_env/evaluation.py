@@ -1,0 +1,247 @@
+"""Evaluate an agent on fixed deals: one call, the same numbers on every run.
+
+    from pyramid_env import evaluate
+    report = evaluate("greedy", rules="relaxed", seeds="test[:1000]")
+    report.summary()["win_rate"], report.summary()["solver_normalised"]
+
+Every deal is played through :class:`~pyramid_env.env.PyramidEnv` (so the figures are what the
+env gives any user), from ``reset(options={"deal": n})``, with the agent's random generator
+seeded from ``(seed, n)``: a deal's episode depends only on the agent, the deal and ``seed``,
+never on the order of the deals or on which process played it, so ``workers=2`` gives exactly
+the numbers of ``workers=1`` (a test checks it).
+
+The solver-normalised win rate is the share of the deals the solver can win (it sees the stock
+order) that the agent wins. Deals of the ``val`` and ``test`` sets take the solver's verdict from
+the shipped labels (``pyramid_env.seeds.labels``); other deals, or rules that are no preset, are
+solved on the spot. An agent that wins a deal the solver calls lost would expose a bug in one of
+them: evaluation raises rather than report it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.agents import Agent, Turn, make_agent
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.rules import PRESETS, Rules, get_rules
+from pyramid_env.engine.state import why_illegal
+from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.seeds import labels, seed_set
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a binomial proportion (good near 0 and 1, unlike Wald)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """The outcome of one deal.
+
+    Attributes:
+        deal: the deal number.
+        won: the goal was reached.
+        pyramid_left: pyramid cards left at the end.
+        moves: moves played (draws, recycles, removals).
+        steps: env steps (equal to ``moves``: evaluation never plays an illegal action).
+        truncated: the episode hit ``max_steps`` before the game ended.
+        solver_won: the solver's verdict on the deal (``None`` if it ran out of time).
+    """
+
+    deal: int
+    won: bool
+    pyramid_left: int
+    moves: int
+    steps: int
+    truncated: bool
+    solver_won: bool | None
+
+
+@dataclass
+class Report:
+    """Per-deal episodes of one agent on one seed set, and their summary."""
+
+    agent: str
+    rules: str
+    observe_stock: str
+    seeds: str
+    episodes: list[Episode]
+    seconds: float = field(default=0.0, compare=False)
+
+    def summary(self) -> dict[str, Any]:
+        """Win rate with its 95% Wilson interval, solver-normalised win rate, cards, moves."""
+        eps = self.episodes
+        n = len(eps)
+        wins = sum(e.won for e in eps)
+        winnable = [e for e in eps if e.solver_won]
+        won_of_winnable = sum(e.won for e in winnable)
+        lo, hi = wilson(wins, n)
+        nlo, nhi = wilson(won_of_winnable, len(winnable))
+        won_moves = [e.moves for e in eps if e.won]
+        return {
+            "agent": self.agent,
+            "rules": self.rules,
+            "observe_stock": self.observe_stock,
+            "seeds": self.seeds,
+            "deals": n,
+            "wins": wins,
+            "win_rate": wins / n if n else math.nan,
+            "ci_low": lo,
+            "ci_high": hi,
+            "solver_winnable": len(winnable),
+            "solver_unknown": sum(e.solver_won is None for e in eps),
+            "solver_normalised": won_of_winnable / len(winnable) if winnable else math.nan,
+            "norm_ci_low": nlo,
+            "norm_ci_high": nhi,
+            "cards_left": float(np.mean([e.pyramid_left for e in eps])) if n else math.nan,
+            "moves": float(np.mean([e.moves for e in eps])) if n else math.nan,
+            "moves_won": float(np.mean(won_moves)) if won_moves else math.nan,
+            "truncated": sum(e.truncated for e in eps),
+            "seconds": self.seconds,
+        }
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The episodes as dicts (for CSV)."""
+        return [asdict(e) for e in self.episodes]
+
+
+def play_deal(
+    agent: Agent, env: PyramidEnv, deal: int, seed: int = 0
+) -> tuple[bool, int, int, int, bool]:
+    """Play one deal to its end; ``(won, pyramid_left, moves, steps, truncated)``.
+
+    Raises:
+        ValueError: the agent chose an illegal action (named, with the reason).
+    """
+    obs, info = env.reset(options={"deal": deal})
+    rng = np.random.default_rng([seed, deal])
+    steps, truncated = 0, False
+    while legal := env.legal_actions():
+        action = int(agent.act(Turn(env.state, legal, env.known_stock(), obs), rng))
+        if action not in legal:
+            reason = why_illegal(env.state, MOVES[action]) if 0 <= action < len(MOVES) else None
+            raise ValueError(
+                f"agent {agent.name!r} chose illegal action {action} on deal {deal}: "
+                f"{reason or 'out of range'}"
+            )
+        obs, _, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            break
+    return bool(info["won"]), int(info["pyramid_left"]), int(info["moves"]), steps, truncated
+
+
+def _play_chunk(
+    agent: Agent, rules: Rules, deals: list[int], env_kwargs: dict[str, Any], seed: int
+) -> list[tuple[bool, int, int, int, bool]]:
+    env = PyramidEnv(rules, **env_kwargs)
+    return [play_deal(agent, env, n, seed) for n in deals]
+
+
+def solver_labels(
+    rules: Rules, deals: list[int], time_limit: float | None = 60.0
+) -> dict[int, bool | None]:
+    """The solver's verdict per deal: shipped labels where they exist, else solved now."""
+    preset = rules.name if rules.name in PRESETS and get_rules(rules.name) == rules else None
+    known = labels(preset) if preset else {}
+    out: dict[int, bool | None] = {}
+    missing = []
+    for n in deals:
+        if n in known and known[n].won is not None:
+            out[n] = known[n].won
+        else:
+            missing.append(n)
+    if missing:
+        from pyramid_env.solver import Verdict, solve  # only when labels are missing
+
+        for n in missing:
+            status = solve(n, rules, time_limit=time_limit, check=False).status
+            out[n] = None if status is Verdict.UNKNOWN else status is Verdict.WIN
+    return out
+
+
+def evaluate(
+    agent: Agent | str,
+    rules: Rules | str = "relaxed",
+    seeds: str | range | list[int] = "test[:1000]",
+    observe_stock: str = "seen",
+    *,
+    max_steps: int = 1000,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+    solver_time_limit: float | None = 60.0,
+) -> Report:
+    """Play ``agent`` on every deal of ``seeds`` and report per-deal outcomes and a summary.
+
+    Args:
+        agent: an :class:`~pyramid_env.agents.Agent`, or a name for ``make_agent``.
+        rules: preset name or ``Rules``.
+        seeds: deal numbers: a seed-set spec (``"test"``, ``"test[:1000]"``, ``"0-99"``) or
+            numbers.
+        observe_stock: ``"seen"`` or ``"full"``, as in the env (the solver agent sees all
+            regardless).
+        max_steps: the env's step limit per deal.
+        seed: the agent's random seed (combined with each deal number).
+        workers: processes to spread the deals over (the agent is pickled to each).
+        progress: show a progress bar (needs tqdm, the ``bench`` extra).
+        solver_time_limit: seconds per deal when a solver verdict must be computed.
+
+    Returns:
+        A :class:`Report`.
+    """
+    start = time.perf_counter()
+    if isinstance(agent, str):
+        agent = make_agent(agent)
+    rules = get_rules(rules)
+    deals = list(seed_set(seeds))
+    env_kwargs = {"observe_stock": observe_stock, "max_steps": max_steps}
+    env_kwargs |= getattr(agent, "env_kwargs", {})
+    size = max(1, min(50, math.ceil(len(deals) / max(1, workers))))
+    chunks = [deals[i : i + size] for i in range(0, len(deals), size)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(deals), desc=agent.name, unit="deal", leave=False)
+    results: list[tuple[bool, int, int, int, bool]] = []
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            futures = [pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed) for c in chunks]
+            for fut, c in zip(futures, chunks, strict=True):
+                results += fut.result()
+                if bar:
+                    bar.update(len(c))
+    else:
+        for c in chunks:
+            results += _play_chunk(agent, rules, c, env_kwargs, seed)
+            if bar:
+                bar.update(len(c))
+    if bar:
+        bar.close()
+    verdicts = solver_labels(rules, deals, solver_time_limit)
+    episodes = [Episode(n, *r, verdicts[n]) for n, r in zip(deals, results, strict=True)]
+    for e in episodes:
+        if e.won and e.solver_won is False:
+            raise RuntimeError(
+                f"{agent.name} won deal {e.deal} under {rules.name}, which the solver calls "
+                "lost: a bug in the solver or the engine"
+            )
+    label = seeds if isinstance(seeds, str) else f"{len(deals)} deals"
+    return Report(
+        agent.name, rules.name, observe_stock, label, episodes, time.perf_counter() - start
+    )
+
+
+__all__ = ["Episode", "Report", "evaluate", "play_deal", "solver_labels", "wilson"]

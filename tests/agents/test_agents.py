@@ -1,0 +1,126 @@
+"""Agents: legal play on every preset, no peeking at the stock, the protocol from the engine."""
+
+import numpy as np
+import pytest
+
+from pyramid_env import PRESETS, Game, deal, evaluate, is_won
+from pyramid_env.agents import BASELINES, MLPPolicy, PolicyAgent, Turn, make_agent
+from pyramid_env.agents.oracle import SolverAgent
+from pyramid_env.engine.deal import Deal
+from pyramid_env.engine.state import State, apply, legal_ids
+from pyramid_env.env.observation import ONEHOT_SIZE
+from pyramid_env.seeds import labels
+
+AGENTS = [*BASELINES, "solver"]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_agent_plays_only_legal_moves_to_the_end_on_every_preset(preset):
+    for name in AGENTS:
+        report = evaluate(name, rules=preset, seeds="val[:6]")  # raises on an illegal action
+        for e in report.episodes:
+            assert e.won == (e.pyramid_left == 0)
+            assert e.steps == e.moves > 0
+            assert not e.truncated, (name, preset, e)
+
+
+@pytest.mark.parametrize("preset", ["relaxed", "msc", "two-pass"])
+def test_solver_agent_wins_exactly_the_deals_the_labels_call_winnable(preset):
+    report = evaluate("solver", rules=preset, seeds="test[:40]")
+    assert all(e.won == e.solver_won for e in report.episodes)
+    assert 0 < sum(e.won for e in report.episodes) < 40
+
+
+def swap_unseen(n: int, i: int, j: int) -> Deal:
+    cards = list(deal(n).cards)
+    cards[28 + i], cards[28 + j] = cards[28 + j], cards[28 + i]
+    return Deal(tuple(cards))
+
+
+@pytest.mark.parametrize("name", [*BASELINES])
+def test_baselines_do_not_peek_at_unseen_stock_order(name):
+    # Two deals differing only in the order of the last two stock cards: until one of them is
+    # turned face up, an agent that reads only what a player may know plays the same moves.
+    agent = make_agent(name)
+    for n in range(30):
+        a, b = State(deal(n), "one-pass"), State(swap_unseen(n, 22, 23), "one-pass")
+        for step in range(200):
+            if a.ptr >= 22 or not legal_ids(a):
+                break
+            rng_a, rng_b = np.random.default_rng([1, step]), np.random.default_rng([1, step])
+            move_a = agent.act(Turn(a, legal_ids(a), a.left & ((1 << a.ptr) - 1)), rng_a)
+            move_b = agent.act(Turn(b, legal_ids(b), b.left & ((1 << b.ptr) - 1)), rng_b)
+            assert move_a == move_b, (name, n, step)
+            apply(a, _move(move_a))
+            apply(b, _move(move_b))
+
+
+def _move(action):
+    from pyramid_env.engine.moves import MOVES
+
+    return MOVES[action]
+
+
+def test_agents_play_a_game_straight_from_the_engine():
+    # The protocol without the env: Turn.from_state on a Game's position.
+    assert labels("relaxed")[1].won  # deal 1 is winnable under relaxed
+    game = Game(1, "relaxed")
+    agent, rng = SolverAgent(), np.random.default_rng(0)
+    while legal_ids(game.state):
+        game.play(agent.act(Turn.from_state(game.state), rng))
+    assert is_won(game.state)
+
+
+def test_solver_agent_resolves_from_a_position_off_its_line():
+    game = Game(12, "msc")
+    game.play("draw")
+    agent = SolverAgent()
+    first = agent.act(Turn.from_state(game.state), np.random.default_rng(0))
+    game.undo()  # the position changes under the agent: it must solve again, not replay
+    second = agent.act(Turn.from_state(game.state), np.random.default_rng(0))
+    assert second in legal_ids(game.state) and first in range(327)
+
+
+def test_greedy_agent_beats_the_naive_ones_on_val():
+    deals = "val[:200]"
+    greedy = evaluate("greedy", seeds=deals).summary()["wins"]
+    assert greedy > evaluate("first-removal", seeds=deals).summary()["wins"]
+    assert greedy > evaluate("random", seeds=deals).summary()["wins"]
+
+
+def test_unknown_agent_and_bad_weights_are_named():
+    with pytest.raises(ValueError, match="unknown agent 'gredy'.*greedy"):
+        make_agent("gredy")
+    with pytest.raises(ValueError, match="unknown greedy weights \\['kings'\\]"):
+        make_agent("greedy", weights={"kings": 1.0})
+
+
+def random_mlp(seed=0, obs=ONEHOT_SIZE):
+    rng = np.random.default_rng(seed)
+    sizes = [obs, 16, 16, 327]
+    layers = [
+        (rng.normal(size=(a, b)), rng.normal(size=b))
+        for a, b in zip(sizes, sizes[1:], strict=False)
+    ]
+    return MLPPolicy(layers, "tanh", {"obs_mode": "onehot", "rules": "relaxed"})
+
+
+def test_policy_agent_always_applies_the_mask(tmp_path):
+    # A random network prefers illegal actions almost everywhere: the mask must stop it.
+    agent = PolicyAgent(random_mlp(), name="mlp")
+    report = evaluate(agent, seeds="val[:10]")
+    assert all(e.steps > 0 for e in report.episodes)
+    path = tmp_path / "mlp.npz"
+    agent.policy.save(path)
+    again = make_agent(str(path))
+    obs = np.random.default_rng(1).random(ONEHOT_SIZE).astype(np.float32)
+    assert np.array_equal(again.policy.logits(obs), agent.policy.logits(obs))
+    assert again.policy.meta == agent.policy.meta and again.name == "mlp"
+    assert evaluate(again, seeds="val[:10]").episodes == report.episodes
+
+
+def test_stochastic_policy_uses_the_evaluation_generator():
+    agent = PolicyAgent(random_mlp(), deterministic=False)
+    a = evaluate(agent, seeds="val[:5]", seed=3).episodes
+    assert a == evaluate(agent, seeds="val[:5]", seed=3).episodes
+    assert a != evaluate(agent, seeds="val[:5]", seed=4).episodes
