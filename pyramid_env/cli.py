@@ -2,7 +2,8 @@
 
 ``pyramid-env show (--deal N | --code C | --cards "...") [--rules R] [--hide-stock]`` prints a
 deal's board, its code and its rules. ``pyramid-env solve ... [--shortest] [--json]`` solves it
-(the solver knows the stock order).
+(the solver knows the stock order). ``pyramid-env benchmark [--rules R] [--seeds S] [--agents
+...]`` plays every agent on fixed deals and writes the table (see ``pyramid_env.benchmark``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _benchmark(args: argparse.Namespace) -> int:
+    from pyramid_env.benchmark import run  # loads the env, the agents and the solver
+
+    run(
+        args.rules,
+        args.seeds,
+        args.agents,
+        args.observe_stock,
+        args.out,
+        args.workers,
+        progress=not args.no_progress,
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
     parser = argparse.ArgumentParser(prog="pyramid-env", description=__doc__.splitlines()[0])
@@ -69,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     solve.add_argument("--budget", type=int, help="give up (unknown) after N positions")
     solve.add_argument("--time-limit", type=float, help="give up (unknown) after S seconds")
     solve.set_defaults(func=_solve)
+    bench = sub.add_parser("benchmark", help="every agent on fixed deals: table, CSV, chart")
+    bench.add_argument("--rules", default="relaxed", help=f"preset: {', '.join(PRESETS)}")
+    bench.add_argument("--seeds", default="test[:1000]", help="'test[:1000]', 'val', '0-99'...")
+    bench.add_argument("--agents", nargs="+", help="default: baselines, shipped, solver")
+    bench.add_argument("--observe-stock", default="seen", choices=["seen", "full"])
+    bench.add_argument("--out", help="output folder (default results/benchmark/<rules>)")
+    bench.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    bench.add_argument("--no-progress", action="store_true", help="no progress bars")
+    bench.set_defaults(func=_benchmark)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -40,3 +40,37 @@ def test_solve_json_and_text(capsys):
     assert main(["solve", "--deal", "5", "--rules", "msc", "--shortest", "--budget", "2000"]) == 0
     text = capsys.readouterr().out
     assert "deal #5 · msc" in text and "unknown" in text
+
+
+def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
+    import csv
+
+    from pyramid_env import evaluate
+
+    out = tmp_path / "bench"
+    args = ["benchmark", "--rules", "msc", "--seeds", "val[:8]", "--agents", "random", "greedy"]
+    assert main([*args, "solver", "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "| greedy |" in printed and "| solver |" in printed
+    assert {p.name for p in out.iterdir()} == {
+        "benchmark.md",
+        "benchmark.csv",
+        "episodes.csv",
+        "benchmark.png",
+    }
+    with open(out / "benchmark.csv") as f:
+        rows = {r["agent"]: r for r in csv.DictReader(f)}
+    greedy = evaluate("greedy", "msc", "val[:8]").summary()
+    assert int(rows["greedy"]["wins"]) == greedy["wins"]
+    assert float(rows["solver"]["solver_normalised"]) == 1.0
+    with open(out / "episodes.csv") as f:
+        assert len(list(csv.DictReader(f))) == 3 * 8
+
+
+def test_benchmark_bad_input_is_named(capsys, tmp_path):
+    assert main(["benchmark", "--rules", "nope", "--out", str(tmp_path)]) == 2
+    assert "unknown preset 'nope'" in capsys.readouterr().err
+    assert main(["benchmark", "--seeds", "tset", "--out", str(tmp_path)]) == 2
+    assert "unknown seed set 'tset'" in capsys.readouterr().err
+    assert main(["benchmark", "--agents", "gredy", "--out", str(tmp_path)]) == 2
+    assert "unknown agent 'gredy'" in capsys.readouterr().err
