@@ -132,7 +132,11 @@ class PolicyAgent:
         self.env_kwargs = {"obs_mode": obs_mode or meta.get("obs_mode", "onehot")}
 
     def logits(self, obs: Any) -> np.ndarray:
-        """The policy's raw logits for one observation."""
+        """The policy's logits for one observation.
+
+        From a torch policy they come as log-probabilities: equal up to a constant, so the
+        same choices.
+        """
         p = self.policy
         if isinstance(p, MLPPolicy):
             return p.logits(obs)

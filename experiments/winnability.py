@@ -23,17 +23,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pyramid_env.evaluation import wilson
 from pyramid_env.solver import Verdict, solve
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval for a binomial proportion (good near 0 and 1, unlike Wald)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 @dataclass

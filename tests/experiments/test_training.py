@@ -1,0 +1,91 @@
+"""The training scripts run end to end at tiny budgets; exported policies act as trained."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("torch")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from experiments import train_bc, train_ppo  # noqa: E402
+from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
+from pyramid_env.env import PyramidEnv  # noqa: E402
+
+TINY_PPO = [
+    "--total-timesteps", "256", "--set", "n_envs=2", "--set", "ppo.n_steps=64",
+    "--set", "ppo.batch_size=64", "--set", "eval.every=128", "--set", "eval.seeds='val[:3]'",
+]  # fmt: skip
+
+
+def log_softmax(x):
+    x = x - x.max()
+    return x - np.log(np.exp(x).sum())
+
+
+def test_train_ppo_tiny_run_writes_its_run_folder(tmp_path):
+    metrics = train_ppo.main([*TINY_PPO, "--runs", str(tmp_path)])
+    (run,) = tmp_path.iterdir()
+    names = {p.name for p in run.iterdir()}
+    assert {"config.json", "eval.csv", "best.npz", "model.zip", "metrics.json", "tb"} <= names
+    assert metrics["timesteps"] >= 256 and len(metrics["evals"]) >= 2
+    assert json.loads((run / "config.json").read_text())["ppo"]["n_steps"] == 64
+    best = MLPPolicy.load(run / "best.npz")
+    assert best.meta["rules"] == "relaxed" and best.meta["obs_mode"] == "onehot"
+
+    # The numpy export picks the same actions as the torch model it came from.
+    model = MaskablePPO.load(run / "model.zip", device="cpu")
+    exported = PolicyAgent(MLPPolicy.from_sb3(model))
+    torch_agent = PolicyAgent(model, obs_mode="onehot")
+    env = PyramidEnv(obs_mode="onehot")
+    rng = np.random.default_rng(0)
+    for deal in range(5):
+        obs, _ = env.reset(options={"deal": deal})
+        for _ in range(30):
+            legal = env.legal_actions()
+            if not legal:
+                break
+            turn = Turn(env.state, legal, env.known_stock(), obs)
+            assert np.allclose(
+                log_softmax(exported.logits(obs)), torch_agent.logits(obs), atol=1e-4
+            )
+            action = exported.act(turn, rng)
+            assert action == torch_agent.act(turn, rng)
+            obs, *_ = env.step(action)
+
+
+def test_train_bc_tiny_run_with_dagger_and_finetune(tmp_path):
+    metrics = train_bc.main(
+        [
+            "--demo-deals", "12", "--epochs", "1", "--dagger-rounds", "1", "--dagger-deals", "3",
+            "--finetune", "128", "--eval-seeds", "val[:3]", "--runs", str(tmp_path),
+        ]
+    )  # fmt: skip
+    stages = [e["stage"] for e in metrics["evals"]]
+    assert stages == ["BC", "BC+DAgger1"]
+    assert metrics["evals"][1]["samples"] > metrics["evals"][0]["samples"] > 0
+    (run,) = tmp_path.iterdir()
+    assert (run / "bc.npz").is_file() and metrics["finetune"]["timesteps"] >= 128
+    policy = MLPPolicy.load(run / "bc.npz")
+    assert policy.meta["algo"] == "BC+DAgger1" and policy.layers[0][0].shape == (905, 256)
+
+
+def test_bc_warm_start_copies_the_weights(tmp_path):
+    metrics = train_bc.main(
+        ["--demo-deals", "5", "--epochs", "1", "--dagger-rounds", "0", "--finetune", "0",
+         "--eval-seeds", "val[:2]", "--runs", str(tmp_path)]
+    )  # fmt: skip
+    (run,) = tmp_path.iterdir()
+    cfg, _ = train_ppo.load_config(TINY_PPO)
+    model = MaskablePPO(
+        "MlpPolicy", train_ppo.make_vec_env(cfg), n_steps=64, batch_size=64,
+        policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]}}, device="cpu",
+    )  # fmt: skip
+    train_ppo.load_init(model, run / "bc.npz")
+    obs = np.random.default_rng(0).random(905).astype(np.float32)
+    assert np.allclose(
+        MLPPolicy.from_sb3(model).logits(obs), MLPPolicy.load(run / "bc.npz").logits(obs), atol=1e-5
+    )
+    assert metrics["evals"][0]["stage"] == "BC"
