@@ -76,4 +76,17 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
 
 
-__all__ = ["BASELINES", "Agent", "MLPPolicy", "PolicyAgent", "Turn", "make_agent", "shipped"]
+__all__ = [
+    "BASELINES",
+    "Agent",
+    "FirstRemovalAgent",
+    "GreedyAgent",
+    "HintAgent",
+    "MLPPolicy",
+    "PolicyAgent",
+    "RandomAgent",
+    "RandomRemovalAgent",
+    "Turn",
+    "make_agent",
+    "shipped",
+]

@@ -90,10 +90,15 @@ class MLPPolicy:
                 raise ValueError(f"cannot export layer {module!r}")
         return cls(layers, activation or "tanh", meta)
 
-    def save(self, path: str | Path) -> None:
-        """Write one ``.npz``: the weights, the activation and the metadata as JSON."""
-        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
-        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write one ``.npz``: the weights, the activation and the metadata as JSON.
+
+        ``half`` stores the weights as float16 (half the size; how shipped agents are kept in
+        the repo, and evaluated: the shipped file is the agent). They load as float32.
+        """
+        dtype = np.float16 if half else np.float32
+        arrays = {f"w{i}": w.astype(dtype) for i, (w, _) in enumerate(self.layers)}
+        arrays |= {f"b{i}": b.astype(dtype) for i, (_, b) in enumerate(self.layers)}
         info = {"activation": self.activation, "layers": len(self.layers), "meta": self.meta}
         np.savez_compressed(path, info=np.array(json.dumps(info)), **arrays)
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 import tomllib
@@ -48,6 +47,7 @@ from pyramid_env.solver import Verdict, solve
 
 ROOT = Path(__file__).parents[1]
 SHIP_DIR = ROOT / "agents" / "trained"
+SOLVE_LIMIT = 5.0  # seconds per solve: a rare slow deal or position is skipped, not waited on
 
 
 def load_config(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namespace]:
@@ -136,7 +136,7 @@ class Data:
 def solver_demos(env: PyramidEnv, deals: range, data: Data) -> None:
     """Add (observation, mask, action) along the solver's winning line of each deal."""
     for n in tqdm(deals, desc="demos", unit="deal"):
-        sol = solve(n, env.rules, check=False)
+        sol = solve(n, env.rules, check=False, time_limit=SOLVE_LIMIT)
         if sol.status is not Verdict.WIN:
             continue
         obs, _ = env.reset(options={"deal": n})
@@ -157,9 +157,9 @@ def dagger_labels(
             legal = env.legal_actions()
             if not legal:
                 break
-            sol = solve(env.state, check=False)
+            sol = solve(env.state, check=False, time_limit=SOLVE_LIMIT)
             if sol.status is not Verdict.WIN:
-                break  # lost: nothing to learn from the solver here
+                break  # lost (or too slow to tell): nothing to learn from the solver here
             data.add(obs, env.action_masks(), sol.moves[0].id)
             hot = ob.onehot(obs)
             action = agent.act(Turn(env.state, legal, env.known_stock(), hot), rng)
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     metrics: dict[str, Any] = {"run": run_name, "evals": evals, "machine": machine()}
     if args.ship:
         SHIP_DIR.mkdir(parents=True, exist_ok=True)
-        shutil.copy(run / "bc.npz", SHIP_DIR / f"{args.ship}.npz")
+        MLPPolicy.load(run / "bc.npz").save(SHIP_DIR / f"{args.ship}.npz", half=True)
     steps = cfg["finetune"]["total_timesteps"]
     if steps > 0:
         sys.path.insert(0, str(ROOT))  # run as a script, the repo root is not on the path

@@ -20,7 +20,6 @@ import argparse
 import ast
 import csv
 import json
-import shutil
 import time
 import tomllib
 from pathlib import Path
@@ -235,7 +234,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     (run / "metrics.json").write_text(json.dumps(metrics, indent=2))
     if args.ship:
         SHIP_DIR.mkdir(parents=True, exist_ok=True)
-        shutil.copy(run / "best.npz", SHIP_DIR / f"{args.ship}.npz")
+        MLPPolicy.load(run / "best.npz").save(SHIP_DIR / f"{args.ship}.npz", half=True)
     print(json.dumps({k: v for k, v in metrics.items() if k != "evals"}))
     return metrics
 
