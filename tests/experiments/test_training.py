@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from experiments import train_bc, train_ppo  # noqa: E402
+from experiments import plot_curves, train_bc, train_ppo  # noqa: E402
 from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
 
@@ -34,6 +34,7 @@ def test_train_ppo_tiny_run_writes_its_run_folder(tmp_path):
     assert json.loads((run / "config.json").read_text())["ppo"]["n_steps"] == 64
     best = MLPPolicy.load(run / "best.npz")
     assert best.meta["rules"] == "relaxed" and best.meta["obs_mode"] == "onehot"
+    assert plot_curves.main([str(run / "eval.csv"), "--out", str(tmp_path / "c.png")]).is_file()
 
     # The numpy export picks the same actions as the torch model it came from.
     model = MaskablePPO.load(run / "model.zip", device="cpu")

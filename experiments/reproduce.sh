@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every command behind the README's agent and learning figures, in order (2-core CPU machine).
+# Run from the repo root in an env with `pip install -e ".[dev,train]"`. Training runs write to
+# runs/ (git-ignored); `--ship NAME` puts the chosen policy in agents/trained/.
+set -euo pipefail
+
+# Solver labels for the val and test deals, every preset (about 12 min on 2 cores).
+python experiments/make_labels.py
+
+# Greedy weights, chosen on val (never on test).
+python experiments/tune_greedy.py --rules relaxed msc --seeds val
+
+# Learned agents: MaskablePPO, and imitation of the solver (BC + DAgger) then PPO from it.
+python experiments/train_ppo.py --config configs/ppo_relaxed.toml --ship ppo-relaxed
+python experiments/train_bc.py --config configs/bc_relaxed.toml --ship bc-relaxed \
+    --ship-finetuned bc-ppo-relaxed
+python experiments/train_ppo.py --config configs/ppo_msc.toml --ship ppo-msc
+python experiments/train_bc.py --config configs/bc_msc.toml --ship bc-msc --ship-finetuned bc-ppo-msc
+
+# The benchmark tables (test deals 0..999), and the learning curves.
+pyramid-env benchmark --rules relaxed
+pyramid-env benchmark --rules msc
+python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
