@@ -13,6 +13,8 @@ name                agent
 ``hint``            rulebook 000's hint as a policy
 ``greedy``          the heuristic from the rulebooks' strategy advice
 ``solver``          the exact solver's winning line (clairvoyant: the upper bound)
+``solver-greedy``   greedy's favourite move among those that keep the deal winnable
+                    (clairvoyant; the teacher for imitation)
 ``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
                     file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``)
 ==================  ===========================================================================
@@ -38,6 +40,7 @@ BASELINES: dict[str, type] = {
     cls.name: cls
     for cls in (RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent)
 }
+ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
 TRAINED_DIR = "trained"
 
 
@@ -61,10 +64,11 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     """
     if name in BASELINES:
         return BASELINES[name](**kwargs)
-    if name == "solver":
-        from pyramid_env.agents.oracle import SolverAgent  # imports the solver only when asked
+    if name in ORACLES:
+        from pyramid_env.agents import oracle  # imports the solver only when asked
 
-        return SolverAgent(**kwargs)
+        cls = oracle.SolverAgent if name == "solver" else oracle.SolverGreedyAgent
+        return cls(**kwargs)
     path = Path(name)
     if path.suffix == ".npz" and path.is_file():
         return PolicyAgent(MLPPolicy.load(path), name=path.stem, **kwargs)
@@ -72,12 +76,13 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
         with resources.as_file(ref) as file:
             return PolicyAgent(MLPPolicy.load(file), name=name, **kwargs)
-    known = [*BASELINES, "solver", *shipped()]
+    known = [*BASELINES, *ORACLES, *shipped()]
     raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
 
 
 __all__ = [
     "BASELINES",
+    "ORACLES",
     "Agent",
     "FirstRemovalAgent",
     "GreedyAgent",

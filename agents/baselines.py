@@ -126,20 +126,29 @@ class GreedyAgent:
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """Kings at once; the best removal that keeps every rank supplied; else draw or any."""
+        return self.preferences(turn)[0]
+
+    def preferences(self, turn: Turn) -> list[int]:
+        """Every legal action, best first (``act`` plays the first).
+
+        Kings; then removals that leave no rank short of partners, best score first; then the
+        draw (or recycle) if a card worth drawing to waits; then the other removals; then the
+        draw or recycle in any case.
+        """
         s = turn.state
-        removals = turn.removals
+        removals, turns = turn.removals, turn.turns
         if not removals:
-            return turn.legal[0]
-        kings = [a for a in removals if MOVES[a].kind is MoveKind.KING]
-        if kings:
-            return kings[0]  # pyramid slots come first in the move table
+            return turn.legal
+        kings = [a for a in removals if MOVES[a].kind is MoveKind.KING]  # pyramid slots first
         ranks = _Ranks(s)
-        safe = [a for a in removals if not ranks.leaves_short(s, MOVES[a].places)]
-        if safe:
-            return max(safe, key=lambda a: (self.score(s, ranks, a), -a))
-        if turn.turns and ranks.useful_waiting(s):
-            return turn.turns[0]
-        return max(removals, key=lambda a: (self.score(s, ranks, a), -a))
+        rest = sorted(
+            (a for a in removals if a not in kings),
+            key=lambda a: (-self.score(s, ranks, a), a),
+        )
+        safe = [a for a in rest if not ranks.leaves_short(s, MOVES[a].places)]
+        unsafe = [a for a in rest if a not in safe]
+        draw_first = bool(turns) and not safe and ranks.useful_waiting(s)
+        return kings + safe + (turns if draw_first else []) + unsafe + ([] if draw_first else turns)
 
     def score(self, s: State, ranks: _Ranks, action: int) -> float:
         """The heuristic value of removal ``action`` in ``s`` (higher is better)."""

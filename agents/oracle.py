@@ -1,9 +1,16 @@
-"""The solver as an agent: the clairvoyant upper bound.
+"""The solver as an agent: the clairvoyant upper bound, and a teacher for imitation.
 
-It sees the whole stock order (it reads ``turn.state`` in full, whatever the env's
-``observe_stock``), so it wins every deal that can be won at all: the ceiling against which the
-benchmark normalises the other agents. On a deal the solver calls lost it plays on as the greedy
-agent, so its pyramid-cards-left figure stays meaningful.
+Both agents here see the whole stock order (they read ``turn.state`` in full, whatever the
+env's ``observe_stock``), so they win every deal that can be won at all: the ceiling against
+which the benchmark normalises the other agents. On a deal that cannot be won they play on as
+the greedy agent, so their pyramid-cards-left figures stay meaningful.
+
+- ``solver`` replays the winning line the solver finds.
+- ``solver-greedy`` plays the greedy agent's favourite move among those that keep the deal
+  winnable (it asks the solver about each candidate, best first). It wins as often as
+  ``solver`` but plays like the greedy agent (remove when it is safe, draw only when needed),
+  which makes it a far easier teacher to imitate from a player's view than the solver's own
+  lines, which wander through the stock.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ import numpy as np
 from pyramid_env.agents.base import Turn
 from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.engine.deal import Deal
-from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.moves import MOVES, WASTE, MoveKind
+from pyramid_env.engine.state import is_won
 from pyramid_env.solver import Verdict, solve
 
 
@@ -59,4 +67,38 @@ class SolverAgent:
         return action
 
 
-__all__ = ["SolverAgent"]
+class SolverGreedyAgent:
+    """The greedy agent's preferred move among those that keep the deal winnable.
+
+    Args:
+        time_limit: seconds per solver call; a candidate whose verdict runs out is skipped.
+    """
+
+    name = "solver-greedy"
+
+    def __init__(self, time_limit: float | None = 5.0) -> None:
+        """See the class docstring."""
+        self.time_limit = time_limit
+        self.greedy = GreedyAgent()
+        self._lost: Deal | None = None
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The first of the greedy agent's preferences after which the deal is still winnable."""
+        s = turn.state
+        prefs = self.greedy.preferences(turn)
+        if self._lost is s.deal:
+            return prefs[0]
+        for action in prefs:
+            move = MOVES[action]
+            if move.kind is MoveKind.KING and move.a < WASTE:
+                return action  # a pyramid King never hurts: no need to ask
+            child = s.child(move)
+            if is_won(child):
+                return action
+            if solve(child, time_limit=self.time_limit, check=False).status is Verdict.WIN:
+                return action
+        self._lost = s.deal  # nothing keeps it winnable: lost from here on
+        return prefs[0]
+
+
+__all__ = ["SolverAgent", "SolverGreedyAgent"]

@@ -3,14 +3,16 @@
     python experiments/train_bc.py --config configs/bc_relaxed.toml
     python experiments/train_bc.py --demo-deals 200 --epochs 1 --dagger-rounds 0 --finetune 0
 
-1. Demonstrations: on the first ``demos.deals`` deals of the ``train`` set, the solver's winning
-   line is played through the env; every step gives (observation, mask, solver action). The
-   learner sees the stock as a player does (``observe_stock``); the solver it imitates sees it
-   all, so the learner can only approximate it. Lost deals give no demonstration.
+1. Demonstrations: on the first ``demos.deals`` deals of the ``train`` set, the expert
+   (``demos.expert``: ``solver-greedy`` by default, the greedy agent's favourite move among those
+   that keep the deal winnable; or ``solver``, the solver's own line) plays through the env;
+   every step gives (observation, mask, expert action). The learner sees the stock as a player
+   does (``observe_stock``); the expert sees it all, so the learner can only approximate it.
+   Lost deals give no demonstration.
 2. Behaviour cloning: the PPO policy network's shape (``bc.net_arch``, tanh), trained by
    cross-entropy over the legal actions only (illegal logits masked out).
 3. DAgger (``dagger.rounds``): the learner plays ``dagger.deals`` more train deals; each state
-   it reaches that can still be won is labelled with the solver's move from there; retrain on
+   it reaches that can still be won is labelled with the expert's move from there; retrain on
    everything.
 4. Fine-tune (``finetune.total_timesteps`` > 0): ``experiments/train_ppo.py`` from the BC
    weights (``--init``), with the PPO config named in ``finetune.config``.
@@ -36,7 +38,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn
+from pyramid_env.agents import Agent, MLPPolicy, PolicyAgent, Turn, make_agent
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import PyramidEnv
@@ -133,22 +135,30 @@ class Data:
 
 
 # -- demonstrations ----------------------------------------------------------------------------
-def solver_demos(env: PyramidEnv, deals: range, data: Data) -> None:
-    """Add (observation, mask, action) along the solver's winning line of each deal."""
+def expert_demos(env: PyramidEnv, expert: Agent, deals: range, data: Data) -> None:
+    """Add (observation, mask, expert action) along the expert's game on each winnable deal."""
     for n in tqdm(deals, desc="demos", unit="deal"):
-        sol = solve(n, env.rules, check=False, time_limit=SOLVE_LIMIT)
-        if sol.status is not Verdict.WIN:
-            continue
+        if solve(n, env.rules, check=False, time_limit=SOLVE_LIMIT).status is not Verdict.WIN:
+            continue  # lost (or too slow to tell): no demonstration
         obs, _ = env.reset(options={"deal": n})
-        for move in sol.moves:
-            data.add(obs, env.action_masks(), move.id)
-            obs, *_ = env.step(move.id)
+        rng = np.random.default_rng(n)
+        while legal := env.legal_actions():
+            action = expert.act(Turn(env.state, legal, env.known_stock(), obs), rng)
+            data.add(obs, env.action_masks(), action)
+            obs, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
 
 
 def dagger_labels(
-    env: PyramidEnv, policy: MLPPolicy, deals: range, data: Data, max_steps: int = 400
+    env: PyramidEnv,
+    policy: MLPPolicy,
+    expert: Agent,
+    deals: range,
+    data: Data,
+    max_steps: int = 400,
 ) -> None:
-    """Add the learner's own states on ``deals``, labelled with the solver's move if winnable."""
+    """Add the learner's own states on ``deals``, labelled by the expert while winnable."""
     agent = PolicyAgent(policy)
     for n in tqdm(deals, desc="dagger", unit="deal"):
         obs, _ = env.reset(options={"deal": n})
@@ -157,10 +167,10 @@ def dagger_labels(
             legal = env.legal_actions()
             if not legal:
                 break
-            sol = solve(env.state, check=False, time_limit=SOLVE_LIMIT)
-            if sol.status is not Verdict.WIN:
-                break  # lost (or too slow to tell): nothing to learn from the solver here
-            data.add(obs, env.action_masks(), sol.moves[0].id)
+            if solve(env.state, check=False, time_limit=SOLVE_LIMIT).status is not Verdict.WIN:
+                break  # lost (or too slow to tell): nothing to learn from the expert here
+            turn = Turn(env.state, legal, env.known_stock(), obs)
+            data.add(obs, env.action_masks(), expert.act(turn, rng))
             hot = ob.onehot(obs)
             action = agent.act(Turn(env.state, legal, env.known_stock(), hot), rng)
             obs, _, terminated, truncated, _ = env.step(action)
@@ -225,9 +235,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     env = make_env(cfg)
     train = SEED_SETS["train"]
     data = Data()
-    solver_demos(env, train[: cfg["demos"]["deals"]], data)
+    expert = make_agent(cfg["demos"]["expert"])
+    expert_demos(env, expert, train[: cfg["demos"]["deals"]], data)
     meta = {
         "algo": "BC",
+        "expert": cfg["demos"]["expert"],
         "rules": env.rules.name,
         "env_id": cfg["env_id"],
         "obs_mode": cfg["obs_mode"],
@@ -262,7 +274,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for r in range(cfg["dagger"]["rounds"]):
         deals = train[used : used + cfg["dagger"]["deals"]]
         used += len(deals)
-        dagger_labels(env, policy, deals, data)
+        dagger_labels(env, policy, expert, deals, data)
         policy = round_(f"BC+DAgger{r + 1}")
     policy.meta["wall_s"] = round(time.time() - start)
     policy.save(run / "bc.npz")

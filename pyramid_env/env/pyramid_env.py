@@ -68,9 +68,9 @@ class PyramidEnv(gym.Env):
     stock size, waste size, pyramid left); index ranges in ``pyramid_env.env.observation``.
     ``observe_stock="seen"`` shows a stock card only once it has been face up; ``"full"`` shows
     the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
-    109), ``"pettingzoo"`` (``{"observation", "action_mask"}``) or ``"rllib"``
-    (``{"observations", "action_mask"}``) or ``"onehot"`` (float32 Box of 905, the
-    categorical pieces one-hot: the form for networks).
+    109), ``"onehot"`` (float32 Box of 905, the categorical pieces one-hot: the form for
+    networks), ``"pettingzoo"`` (``{"observation", "action_mask"}``) or ``"rllib"``
+    (``{"observations", "action_mask"}``).
 
     ## Rewards
     ``"cards"``: +1/28 per pyramid card removed (a cleared pyramid sums to 1). ``"win"``: 1 when
