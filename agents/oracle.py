@@ -21,7 +21,7 @@ from pyramid_env.agents.base import Turn
 from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.moves import MOVES, WASTE, MoveKind
-from pyramid_env.engine.state import is_won
+from pyramid_env.engine.state import State, is_won
 from pyramid_env.solver import Verdict, solve
 
 
@@ -81,6 +81,7 @@ class SolverGreedyAgent:
         self.time_limit = time_limit
         self.greedy = GreedyAgent()
         self._lost: Deal | None = None
+        self._winnable: int | None = None  # key of the last position known to be winnable
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The first of the greedy agent's preferences after which the deal is still winnable."""
@@ -88,17 +89,23 @@ class SolverGreedyAgent:
         prefs = self.greedy.preferences(turn)
         if self._lost is s.deal:
             return prefs[0]
+        if self._winnable != s.key() and not self._wins(s):
+            self._lost = s.deal  # one verdict, instead of one per candidate move
+            return prefs[0]
         for action in prefs:
             move = MOVES[action]
-            if move.kind is MoveKind.KING and move.a < WASTE:
-                return action  # a pyramid King never hurts: no need to ask
             child = s.child(move)
-            if is_won(child):
+            # A pyramid King never hurts, so it needs no verdict.
+            if (move.kind is MoveKind.KING and move.a < WASTE) or self._wins(child):
+                self._winnable = child.key()
                 return action
-            if solve(child, time_limit=self.time_limit, check=False).status is Verdict.WIN:
-                return action
-        self._lost = s.deal  # nothing keeps it winnable: lost from here on
+        self._lost = s.deal  # (only if every verdict ran out of time)
         return prefs[0]
+
+    def _wins(self, s: State) -> bool:
+        if is_won(s):
+            return True
+        return solve(s, time_limit=self.time_limit, check=False).status is Verdict.WIN
 
 
 __all__ = ["SolverAgent", "SolverGreedyAgent"]

@@ -25,7 +25,7 @@ def test_every_agent_plays_only_legal_moves_to_the_end_on_every_preset(preset):
 
 
 @pytest.mark.parametrize("name", ["solver", "solver-greedy"])
-@pytest.mark.parametrize("preset", ["relaxed", "msc", "two-pass"])
+@pytest.mark.parametrize("preset", ["relaxed", "msc", "three-pass"])
 def test_oracles_win_exactly_the_deals_the_labels_call_winnable(preset, name):
     report = evaluate(name, rules=preset, seeds="test[:30]")
     assert all(e.won == e.solver_won for e in report.episodes)
