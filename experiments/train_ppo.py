@@ -10,7 +10,8 @@ an :class:`~pyramid_env.agents.MLPPolicy` and evaluated (deterministic, masked) 
 with :func:`pyramid_env.evaluate`: the figures the benchmark will report. The run folder
 ``runs/<env_id>__<exp_name>__<seed>__<time>/`` holds the resolved config, TensorBoard logs
 (``tensorboard --logdir runs``), ``eval.csv``, the best policy (``best.npz``, by val win rate),
-the last SB3 checkpoint (``model.zip``) and ``metrics.json``. ``--ship NAME`` copies ``best.npz``
+the SB3 model saved at every evaluation and at the end (``model.zip``, for
+``MaskablePPO.load``) and ``metrics.json``. ``--ship NAME`` copies ``best.npz``
 to ``agents/trained/NAME.npz``, where the benchmark finds it.
 """
 
@@ -153,6 +154,7 @@ class EvalCallback(BaseCallback):
         for k in ("win_rate", "solver_normalised", "cards_left"):
             self.logger.record(f"eval/{k}", s[k])
         self.logger.dump(self.num_timesteps)
+        self.model.save(self.run / "model.zip")  # the latest checkpoint
         if s["win_rate"] > self.best:
             self.best = s["win_rate"]
             policy.meta["val_win_rate"] = s["win_rate"]
