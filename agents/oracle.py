@@ -39,6 +39,7 @@ class SolverAgent:
     """
 
     name = "solver"
+    clairvoyant = True  # reads the stock order from the engine state
 
     def __init__(self, shortest: bool = False, time_limit: float | None = None) -> None:
         """See the class docstring."""
@@ -75,6 +76,7 @@ class SolverGreedyAgent:
     """
 
     name = "solver-greedy"
+    clairvoyant = True
 
     def __init__(self, time_limit: float | None = 5.0) -> None:
         """See the class docstring."""

@@ -119,7 +119,8 @@ class PolicyAgent:
             module, say) mapping an observation to logits.
         name: the name shown in tables.
         obs_mode: the observation form the policy was trained on (evaluation builds the env
-            with it); an ``MLPPolicy`` brings its own from its metadata.
+            with it); an ``MLPPolicy`` brings its own from its metadata, and its
+            ``observe_stock`` too (a policy trained seeing the stock order plays seeing it).
         deterministic: play the most likely legal action (default), else sample from the
             masked distribution with the evaluation's generator.
     """
@@ -135,6 +136,8 @@ class PolicyAgent:
         self.policy, self.name, self.deterministic = policy, name, deterministic
         meta = getattr(policy, "meta", {})
         self.env_kwargs = {"obs_mode": obs_mode or meta.get("obs_mode", "onehot")}
+        if "observe_stock" in meta:  # a policy trained seeing the stock order is played so
+            self.env_kwargs["observe_stock"] = meta["observe_stock"]
 
     def logits(self, obs: Any) -> np.ndarray:
         """The policy's logits for one observation.

@@ -44,13 +44,14 @@ def default_agents(rules: str) -> list[str]:
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """The results table in markdown."""
     lines = [
-        "| agent | win rate | 95% CI | solver-normalised | 95% CI | cards left | moves (won) "
-        "| time |",
-        "|---|---|---|---|---|---|---|---|",
+        "| agent | stock order | win rate | 95% CI | solver-normalised | 95% CI | cards left "
+        "| moves (won) | time |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         lines.append(
-            f"| {s['agent']} | {s['win_rate']:.1%} | {s['ci_low']:.1%} – {s['ci_high']:.1%} | "
+            f"| {s['agent']} | {s['observe_stock']} | {s['win_rate']:.1%} | "
+            f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | "
             f"{s['solver_normalised']:.1%} | {s['norm_ci_low']:.1%} – {s['norm_ci_high']:.1%} | "
             f"{s['cards_left']:.2f} | {s['moves_won']:.0f} | {s['seconds']:.0f} s |"
         )
@@ -119,7 +120,8 @@ def run(
             w.writerows([r.agent, *row.values()] for row in r.rows())
     n = summaries[0]["deals"]
     note = (
-        f"`{rules}`, deals {seeds} ({n}), stock observed: {observe_stock} (the solver sees all); "
+        f"`{rules}`, deals {seeds} ({n}); stock order: what each agent may see of it "
+        f"(`seen`: cards turned so far; `full`: all; `clairvoyant`: the oracles); "
         f"{machine()}; {workers} worker(s); {time.time() - start:.0f} s wall"
     )
     table = markdown(summaries)

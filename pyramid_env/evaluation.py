@@ -190,8 +190,9 @@ def evaluate(
         rules: preset name or ``Rules``.
         seeds: deal numbers: a seed-set spec (``"test"``, ``"test[:1000]"``, ``"0-99"``) or
             numbers.
-        observe_stock: ``"seen"`` or ``"full"``, as in the env (the solver agent sees all
-            regardless).
+        observe_stock: ``"seen"`` or ``"full"``, as in the env; an agent's own
+            ``env_kwargs`` override it (a policy trained seeing the stock plays seeing it),
+            and the oracles see all regardless (the report says ``"clairvoyant"``).
         max_steps: the env's step limit per deal.
         seed: the agent's random seed (combined with each deal number).
         workers: processes to spread the deals over (the agent is pickled to each).
@@ -207,7 +208,9 @@ def evaluate(
     rules = get_rules(rules)
     deals = list(seed_set(seeds))
     env_kwargs = {"observe_stock": observe_stock, "max_steps": max_steps}
-    env_kwargs |= getattr(agent, "env_kwargs", {})
+    env_kwargs |= getattr(agent, "env_kwargs", {})  # e.g. a policy's own observation form
+    # What the agent knows of the stock order: the env's view, or all of it for an oracle.
+    view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
     size = max(1, min(50, math.ceil(len(deals) / max(1, workers))))
     chunks = [deals[i : i + size] for i in range(0, len(deals), size)]
     bar = None
@@ -239,9 +242,7 @@ def evaluate(
                 "lost: a bug in the solver or the engine"
             )
     label = seeds if isinstance(seeds, str) else f"{len(deals)} deals"
-    return Report(
-        agent.name, rules.name, observe_stock, label, episodes, time.perf_counter() - start
-    )
+    return Report(agent.name, rules.name, view, label, episodes, time.perf_counter() - start)
 
 
 __all__ = ["Episode", "Report", "evaluate", "play_deal", "solver_labels", "wilson"]

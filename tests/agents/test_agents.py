@@ -142,3 +142,12 @@ def test_stochastic_policy_uses_the_evaluation_generator():
     a = evaluate(agent, seeds="val[:5]", seed=3).episodes
     assert a == evaluate(agent, seeds="val[:5]", seed=3).episodes
     assert a != evaluate(agent, seeds="val[:5]", seed=4).episodes
+
+
+def test_reports_say_what_each_agent_saw_of_the_stock():
+    seeing = random_mlp()
+    seeing.meta["observe_stock"] = "full"
+    assert evaluate(PolicyAgent(seeing), seeds=[1]).observe_stock == "full"
+    assert evaluate(PolicyAgent(random_mlp()), seeds=[1]).observe_stock == "seen"
+    assert evaluate("greedy", seeds=[1], observe_stock="full").observe_stock == "full"
+    assert evaluate("solver", seeds=[1]).observe_stock == "clairvoyant"
