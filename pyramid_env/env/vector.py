@@ -92,29 +92,24 @@ class PyramidVectorEnv(VectorEnv):
         """One action per game (ignored for a game being autoreset)."""
         p = self.proto
         n = self.num_envs
-        kind, check_dead, max_steps = p.reward_kind, p._check_dead, p.max_steps
         rewards = [0.0] * n
         terminated = [False] * n
         truncated = [False] * n
         ended, done, steps, moves = self._ended, self._done, self._steps, self._moves
-        states, all_ids, seen = self._states, self._ids, self._seen
-        # Bound once: this loop runs num_envs times a step and is most of the step's cost.
-        apply, legal_ids, face_up = st.apply, st.legal_ids, ob.face_up
         for i, a in enumerate(np.asarray(actions).tolist()):
             if ended[i]:
                 self._reset_one(i, None)
                 ended[i] = False
                 continue
-            s = states[i]
-            if not done[i] and a in all_ids[i]:
-                before_cards = s.pyr.bit_count()
-                before_score = score(s, moves[i]) if kind == "score" else 0.0
-                apply(s, MOVES[a])
+            s = self._states[i]
+            before_cards = s.pyr.bit_count()
+            before_score = score(s, moves[i]) if p.reward_kind == "score" else 0.0
+            if a in self._ids[i] and not done[i]:
+                st.apply(s, MOVES[a])
                 moves[i] += 1
-                seen[i] |= face_up(s)
-                ids = all_ids[i] = legal_ids(s)
-                done[i] = episode_over(s, ids, check_dead)
-                rewards[i] = step_reward(kind, s, moves[i], before_cards, before_score)
+                self._seen[i] |= ob.face_up(s)
+                self._update(i)
+                rewards[i] = step_reward(p.reward_kind, s, moves[i], before_cards, before_score)
             else:
                 if p.illegal_action == "raise":
                     reason = st.why_illegal(s, MOVES[a]) or "the episode is over"
@@ -122,7 +117,7 @@ class PyramidVectorEnv(VectorEnv):
                 rewards[i] = p.illegal_reward
             steps[i] += 1
             terminated[i] = done[i]
-            truncated[i] = steps[i] >= max_steps
+            truncated[i] = steps[i] >= p.max_steps
             ended[i] = terminated[i] or truncated[i]
         mask = self.action_masks()  # once a step, for the observation and the infos
         return (
