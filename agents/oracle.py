@@ -48,6 +48,7 @@ class SolverAgent:
         self.unknown = 0
         self._plan: list[int] = []
         self._expect: int | None = None  # the position key the next planned move is for
+        self._deal: Deal | None = None  # the deal the plan is for
         self._gave_up: Deal | None = None  # the deal judged lost (or unknown): play greedy
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
@@ -55,13 +56,14 @@ class SolverAgent:
         s = turn.state
         if self._gave_up is not None and self._gave_up is s.deal:
             return self.fallback.act(turn, rng)
-        if not self._plan or self._expect != s.key():
+        if not self._plan or self._expect != s.key() or self._deal is not s.deal:
             sol = solve(s, shortest=self.shortest, time_limit=self.time_limit, check=False)
             if sol.status is not Verdict.WIN or not sol.moves:
                 self.unknown += sol.status is Verdict.UNKNOWN
                 self._gave_up, self._plan = s.deal, []
                 return self.fallback.act(turn, rng)
             self._plan = [m.id for m in reversed(sol.moves)]
+            self._deal = s.deal  # keys do not name the deal: a plan belongs to one
         action = self._plan.pop()
         nxt = s.child(MOVES[action])
         self._expect = nxt.key()
@@ -84,6 +86,7 @@ class SolverGreedyAgent:
         self.greedy = GreedyAgent()
         self._lost: Deal | None = None
         self._winnable: int | None = None  # key of the last position known to be winnable
+        self._deal: Deal | None = None  # ... and its deal (keys do not name the deal)
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The first of the greedy agent's preferences after which the deal is still winnable."""
@@ -91,7 +94,7 @@ class SolverGreedyAgent:
         prefs = self.greedy.preferences(turn)
         if self._lost is s.deal:
             return prefs[0]
-        if self._winnable != s.key() and not self._wins(s):
+        if (self._winnable != s.key() or self._deal is not s.deal) and not self._wins(s):
             self._lost = s.deal  # one verdict, instead of one per candidate move
             return prefs[0]
         for action in prefs:
@@ -99,7 +102,7 @@ class SolverGreedyAgent:
             child = s.child(move)
             # A pyramid King never hurts, so it needs no verdict.
             if (move.kind is MoveKind.KING and move.a < WASTE) or self._wins(child):
-                self._winnable = child.key()
+                self._winnable, self._deal = child.key(), s.deal
                 return action
         self._lost = s.deal  # (only if every verdict ran out of time)
         return prefs[0]

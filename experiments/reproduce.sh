@@ -4,7 +4,7 @@
 # runs/ (git-ignored); `--ship NAME` puts the chosen policy in agents/trained/.
 set -euo pipefail
 
-# Solver labels for the val and test deals, every preset (about 12 min on 2 cores).
+# Solver labels for the val and test deals, every preset (about 13 min on 2 cores).
 python experiments/make_labels.py
 
 # Greedy weights, chosen on val (never on test).
