@@ -119,6 +119,16 @@ _PYRAMID_CARDS = tuple(sum(p < SLOTS for p in m.places) for m in MOVES)
 """Pyramid cards each move removes: the search tries pairs inside the pyramid first."""
 
 
+def _bits(m: int) -> list[int]:
+    """Indices of the set bits of ``m``, lowest first."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
 class _Deal:
     """Per-(deal, rules) tables for pruning and the bound."""
 
@@ -134,6 +144,7 @@ class _Deal:
             self.slots_of[RANK[c]] |= 1 << i
         for i, c in enumerate(cards[SLOTS:]):
             self.stock_of[RANK[c]] |= 1 << i
+        self._stock_needed: dict[int, tuple[int, ...]] = {}
         partners = _PARTNERS[s.rules.covering_pair]
         # need[i]: pyramid slots that could partner slot i (same deal, any time).
         self.need = tuple(
@@ -200,6 +211,37 @@ class _Deal:
             if not counts[TARGET - prank[i]] and not (pyr & need[i]):
                 return True
         return False
+
+    def draws(self, pyr: int, left: int, ptr: int) -> int:
+        """Draws still needed, at least, where every stock card must be drawn to be played.
+
+        (One card a draw; not ``msc``, whose face-up stock top is played undrawn.) A pyramid
+        card with no pyramid partner left that could ever meet it must go with a stock card of
+        the partner rank. A live one on the waste costs no draw (the removals that uncover it
+        are counted by :meth:`bound`); one in the stock must be drawn, after every live card in
+        front of it. The farthest such rank sets the bound; draws and removals are different
+        steps, so it adds to :meth:`bound`. Same positions, first shortest searches: relaxed
+        x2.2 fewer positions expanded, two-card x1.7, three-pass x1.8. (An ``msc`` version,
+        which may not charge for front cards that a pyramid partner could take, cut positions
+        by 16% and cost more time than it saved.)
+        """
+        ranks = self._stock_needed.get(pyr)
+        if ranks is None:
+            ranks = self._stock_needed[pyr] = tuple(
+                {TARGET - self.prank[i] for i in _bits(pyr & ~self.slots_of[KING])
+                 if not pyr & self.need[i]}
+            )  # fmt: skip
+        below = (1 << ptr) - 1
+        worst = 0
+        for q in ranks:
+            live = left & self.stock_of[q]
+            if not live or live & below:
+                continue  # none left (pruned elsewhere), or one already on the waste
+            first = live & -live
+            d = (left & ((first << 1) - 1) & ~below).bit_count()
+            if d > worst:
+                worst = d
+        return worst
 
     def bound(self, pyr: int) -> int:
         """Removals still needed, at least: admissible and consistent for A*.
@@ -453,7 +495,13 @@ def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
         return []
     g_of = {start: 0}
     parent: dict[int, tuple[int, int]] = {}
-    heap = [(info.bound(s.pyr), 0, start)]  # (f, -g, key): ties go to the deeper position
+    every_card_drawn = s.rules.stock_play is not StockPlay.FACE_UP_STOCK
+    draws = info.draws if every_card_drawn and s.rules.draw_count == 1 else None
+
+    def h(x: st.State) -> int:
+        return info.bound(x.pyr) + (draws(x.pyr, x.left, x.ptr) if draws else 0)
+
+    heap = [(h(s), 0, start)]  # (f, -g, key): ties go to the deeper position
     work = s.copy()
     free = _FreeStock(s, info, limit)
     if _dead(s, info, free):
@@ -477,7 +525,7 @@ def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
             if g + 1 < g_of.get(nk, 1 << 30) and (st.is_won(work) or not _dead(work, info, free)):
                 g_of[nk] = g + 1
                 parent[nk] = (k, i)
-                heapq.heappush(heap, (g + 1 + info.bound(work.pyr), -g - 1, nk))
+                heapq.heappush(heap, (g + 1 + h(work), -g - 1, nk))
             st.undo(work, tok)
     return None
 
