@@ -176,8 +176,9 @@ class _Ranks:
             if s.pyr >> i & 1:
                 self.pyramid[RANK[cards[i]]] += 1
         self.stock = [0] * 14
+        reach = self.reachable(s)
         for i in range(STOCK_SIZE):
-            if self.reachable(s) >> i & 1:
+            if reach >> i & 1:
                 self.stock[RANK[cards[SLOTS + i]]] += 1
         self.short = self._shortfall(self.pyramid, self.stock)[0]
 

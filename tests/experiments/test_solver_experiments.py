@@ -31,3 +31,13 @@ def test_winnability_merge_of_split_runs(tmp_path):
     )
     assert merged["deals"] == 20 and merged["winnable"] == whole["winnable"]
     assert merged["share"] == whole["share"]
+
+
+def test_bench_shortest_tiny_run_restores_the_solver():
+    from experiments import bench_shortest
+    from pyramid_env import solver
+
+    before = solver._Deal.draws
+    (row,) = bench_shortest.main(["--rules", "one-pass", "--deals", "0-2", "--time-limit", "5"])
+    assert row["deals"] + row["skipped"] == 3 and row["with_nodes"] > 0
+    assert solver._Deal.draws is before
