@@ -220,10 +220,10 @@ class _Deal:
         the partner rank. A live one on the waste costs no draw (the removals that uncover it
         are counted by :meth:`bound`); one in the stock must be drawn, after every live card in
         front of it. The farthest such rank sets the bound; draws and removals are different
-        steps, so it adds to :meth:`bound`. Same positions, first shortest searches: relaxed
-        x2.2 fewer positions expanded, two-card x1.7, three-pass x1.8. (An ``msc`` version,
-        which may not charge for front cards that a pyramid partner could take, cut positions
-        by 16% and cost more time than it saved.)
+        steps, so it adds to :meth:`bound`. On deals 0-11 (``experiments/bench_shortest.py``)
+        it expanded x2.0 fewer positions under relaxed, x2.1 two-card, x4.2 three-pass. (An
+        ``msc`` version, which may not charge for front cards that a pyramid partner could
+        take, cut positions by 16% and cost more time than it saved.)
         """
         ranks = self._stock_needed.get(pyr)
         if ranks is None:
