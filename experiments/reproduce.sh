@@ -6,6 +6,7 @@ set -euo pipefail
 
 # Solver labels for the val and test deals, every preset (about 13 min on 2 cores).
 python experiments/make_labels.py
+python experiments/make_labels.py --rules one-pass --shortest-limit 60  # shortest lengths, one-pass only
 
 # Greedy weights, chosen on val (never on test).
 python experiments/tune_greedy.py --rules relaxed msc --seeds val
