@@ -72,8 +72,8 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     path = Path(name)
     if path.suffix == ".npz" and path.is_file():
         return PolicyAgent(MLPPolicy.load(path), name=path.stem, **kwargs)
-    if name in shipped():
-        ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
+    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
+    if ref.is_file():  # a shipped agent: open this one file, not every shipped one
         with resources.as_file(ref) as file:
             return PolicyAgent(MLPPolicy.load(file), name=name, **kwargs)
     known = [*BASELINES, *ORACLES, *shipped()]

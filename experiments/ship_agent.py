@@ -17,17 +17,22 @@ from pyramid_env.agents import MLPPolicy
 SHIP_DIR = Path(__file__).parents[1] / "agents" / "trained"
 
 
+def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
+    """Save the policy at ``policy`` as ``dest/NAME.npz`` with float16 weights."""
+    dest.mkdir(parents=True, exist_ok=True)
+    out = dest / f"{name}.npz"
+    MLPPolicy.load(policy).save(out, half=True)
+    print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
+    return out
+
+
 def main(argv: list[str] | None = None) -> Path:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("policy", type=Path, help="a policy .npz written by a training run")
     p.add_argument("name", help="the agent's name (file agents/trained/NAME.npz)")
     p.add_argument("--dest", type=Path, default=SHIP_DIR)
     args = p.parse_args(argv)
-    args.dest.mkdir(parents=True, exist_ok=True)
-    out = args.dest / f"{args.name}.npz"
-    MLPPolicy.load(args.policy).save(out, half=True)
-    print(f"{out} ({out.stat().st_size / 1e6:.2f} MB)")
-    return out
+    return ship(args.policy, args.name, args.dest)
 
 
 if __name__ == "__main__":

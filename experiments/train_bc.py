@@ -48,7 +48,8 @@ from pyramid_env.seeds import SEED_SETS
 from pyramid_env.solver import Verdict, solve
 
 ROOT = Path(__file__).parents[1]
-SHIP_DIR = ROOT / "agents" / "trained"
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
 SOLVE_LIMIT = 5.0  # seconds per solve: a rare slow deal or position is skipped, not waited on
 
 
@@ -280,11 +281,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     policy.save(run / "bc.npz")
     metrics: dict[str, Any] = {"run": run_name, "evals": evals, "machine": machine()}
     if args.ship:
-        SHIP_DIR.mkdir(parents=True, exist_ok=True)
-        MLPPolicy.load(run / "bc.npz").save(SHIP_DIR / f"{args.ship}.npz", half=True)
+        from experiments.ship_agent import ship
+
+        ship(run / "bc.npz", args.ship)
     steps = cfg["finetune"]["total_timesteps"]
     if steps > 0:
-        sys.path.insert(0, str(ROOT))  # run as a script, the repo root is not on the path
         from experiments import train_ppo
 
         ppo_args = [

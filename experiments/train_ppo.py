@@ -21,6 +21,7 @@ import argparse
 import ast
 import csv
 import json
+import sys
 import time
 import tomllib
 from pathlib import Path
@@ -41,7 +42,8 @@ from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
 
 ROOT = Path(__file__).parents[1]
-SHIP_DIR = ROOT / "agents" / "trained"
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
 
 
 # -- configuration ---------------------------------------------------------------------------
@@ -235,8 +237,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     (run / "metrics.json").write_text(json.dumps(metrics, indent=2))
     if args.ship:
-        SHIP_DIR.mkdir(parents=True, exist_ok=True)
-        MLPPolicy.load(run / "best.npz").save(SHIP_DIR / f"{args.ship}.npz", half=True)
+        from experiments.ship_agent import ship
+
+        ship(run / "best.npz", args.ship)
     print(json.dumps({k: v for k, v in metrics.items() if k != "evals"}))
     return metrics
 

@@ -7,6 +7,7 @@ from pyramid_env import PRESETS, Game, deal, evaluate, is_won
 from pyramid_env.agents import BASELINES, ORACLES, MLPPolicy, PolicyAgent, Turn, make_agent
 from pyramid_env.agents.oracle import SolverAgent
 from pyramid_env.engine.deal import Deal
+from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.state import State, apply, legal_ids
 from pyramid_env.env.observation import ONEHOT_SIZE
 from pyramid_env.seeds import labels
@@ -69,14 +70,8 @@ def test_baselines_do_not_peek_at_unseen_stock_order(name):
             move_a = agent.act(Turn(a, legal_ids(a), a.left & ((1 << a.ptr) - 1)), rng_a)
             move_b = agent.act(Turn(b, legal_ids(b), b.left & ((1 << b.ptr) - 1)), rng_b)
             assert move_a == move_b, (name, n, step)
-            apply(a, _move(move_a))
-            apply(b, _move(move_b))
-
-
-def _move(action):
-    from pyramid_env.engine.moves import MOVES
-
-    return MOVES[action]
+            apply(a, MOVES[move_a])
+            apply(b, MOVES[move_b])
 
 
 def test_agents_play_a_game_straight_from_the_engine():

@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from experiments import plot_curves, train_bc, train_ppo  # noqa: E402
+from experiments import plot_curves, ship_agent, train_bc, train_ppo  # noqa: E402
 from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
 
@@ -35,6 +35,8 @@ def test_train_ppo_tiny_run_writes_its_run_folder(tmp_path):
     best = MLPPolicy.load(run / "best.npz")
     assert best.meta["rules"] == "relaxed" and best.meta["obs_mode"] == "onehot"
     assert plot_curves.main([str(run / "eval.csv"), "--out", str(tmp_path / "c.png")]).is_file()
+    shipped = ship_agent.main([str(run / "best.npz"), "tiny", "--dest", str(tmp_path / "ship")])
+    assert shipped.name == "tiny.npz" and MLPPolicy.load(shipped).meta == best.meta
 
     # The numpy export picks the same actions as the torch model it came from.
     model = MaskablePPO.load(run / "model.zip", device="cpu")
