@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from pyramid_env import _kernel
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.deal import DealLike
@@ -488,6 +489,41 @@ def _fields_of(key: int, unlimited: bool) -> tuple[int, int, int, bool, int]:
     return key & FULL, key >> 28 & _STOCK_MASK, key >> 52 & 31, bool(key >> 57 & 1), recycles
 
 
+def _uses_draw_term(rules: Rules) -> bool:
+    return rules.stock_play is not StockPlay.FACE_UP_STOCK and rules.draw_count == 1
+
+
+def _astar_compiled(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+    """The same A* in :mod:`pyramid_env._kernel` (numba), run in chunks between limit checks."""
+    if st.is_won(s):
+        return []
+    if _dead(s, info, _FreeStock(s, info, limit)):
+        return None
+    r = s.rules
+    draws = _uses_draw_term(r)
+    h0 = info.bound(s.pyr) + (info.draws(s.pyr, s.left, s.ptr) if draws else 0)
+    knobs = (
+        st.MODE[r.stock_play], -1 if r.recycles is None else r.recycles, r.covering_pair,
+        r.draw_count == 3, r.dead_deal_ends_game, r.goal is Goal.ALL, draws,
+    )  # fmt: skip
+    search = _kernel.Search(
+        info.prank, info.srank, tuple(int(k) for k in knobs), info.slots_of, info.stock_of,
+        info.need, s.fields(), h0,
+    )  # fmt: skip
+    while True:
+        chunk = 20_000
+        if limit.budget is not None:
+            chunk = min(chunk, limit.budget - limit.nodes + 1)
+        result, expanded = search.run(chunk)
+        limit.add(expanded)
+        if result >= 0:
+            return search.line(result)
+        if result == _kernel.NO_WIN:
+            return None
+        if result == _kernel.TOO_DEEP:  # lines past the kernel's bucket range: rare, slow
+            return _astar(s, info, limit)
+
+
 def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
     unlimited = s.rules.passes is None
     start = s.key()
@@ -495,8 +531,7 @@ def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
         return []
     g_of = {start: 0}
     parent: dict[int, tuple[int, int]] = {}
-    every_card_drawn = s.rules.stock_play is not StockPlay.FACE_UP_STOCK
-    draws = info.draws if every_card_drawn and s.rules.draw_count == 1 else None
+    draws = info.draws if _uses_draw_term(s.rules) else None
 
     def h(x: st.State) -> int:
         return info.bound(x.pyr) + (draws(x.pyr, x.left, x.ptr) if draws else 0)
@@ -550,6 +585,14 @@ class _Limit:
             if time.perf_counter() > self.deadline:
                 raise _Budget
 
+    def add(self, n: int) -> None:
+        """Count ``n`` expansions done elsewhere (the compiled kernel's chunks), then check."""
+        self.nodes += n
+        if self.budget is not None and self.nodes > self.budget:
+            raise _Budget
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Budget
+
 
 def _start_state(target: DealLike | Game | st.State, rules: Rules | str | None) -> st.State:
     if isinstance(target, Game):
@@ -567,6 +610,7 @@ def solve(
     budget: int | None = None,
     time_limit: float | None = None,
     check: bool = True,
+    compiled: bool | None = None,
 ) -> Solution:
     """Solve a deal under ``rules``, or a ``Game``/``State`` from its current position.
 
@@ -580,10 +624,19 @@ def solve(
         budget: give up (status ``unknown``) after expanding this many positions.
         time_limit: give up (status ``unknown``) after this many seconds.
         check: replay a winning line through the engine before returning it (an assertion).
+        compiled: run the shortest search in the numba kernel (:mod:`pyramid_env._kernel`);
+            ``None`` (default) uses it when numba is installed (the ``fast`` extra), ``False``
+            forces the pure-Python reference search.
+
+    Raises:
+        ImportError: ``compiled=True`` without numba installed.
 
     Returns:
         A :class:`Solution`.
     """
+    if compiled and not _kernel.AVAILABLE:
+        raise ImportError('compiled=True needs numba: pip install "pyramid-env[fast]"')
+    use_kernel = _kernel.AVAILABLE if compiled is None else compiled
     s = _start_state(target, rules)
     limit = _Limit(budget, time_limit)
     info = _Deal(s)
@@ -594,6 +647,8 @@ def solve(
             line = []
         elif status is st.Status.LOST:
             line = None
+        elif shortest and use_kernel:
+            line = _astar_compiled(s.copy(), info, limit)
         elif shortest:
             line = _astar(s.copy(), info, limit)
         elif _free_stock(s.rules):

@@ -10,6 +10,13 @@ from pyramid_env.engine.deal import parse_cards
 from pyramid_env.solver import Verdict, best_move, is_winnable, solve
 from tests.brute import brute_shortest, brute_winnable, random_small_board
 
+try:
+    import numba  # noqa: F401
+
+    SEARCHES = (False, True)  # the pure-Python A* and the compiled kernel
+except ImportError:
+    SEARCHES = (False,)
+
 MSC = Path(__file__).parents[1] / "fixtures" / "msc-1500"
 DECKS = (MSC / "decks.txt").read_text().splitlines()
 LENGTHS = [int(x) for x in (MSC / "lengths.txt").read_text().split()]
@@ -41,12 +48,15 @@ def test_verdicts_and_shortest_lengths_match_exhaustive_search(preset, knobs):
         if truth:
             wins += 1
             assert replay_wins(s, sol.moves)
-            short = solve(s, shortest=True)
-            assert short.steps == brute_shortest(s), f"\n{s}"
-            assert short.shortest and replay_wins(s, short.moves)
+            want = brute_shortest(s)
+            for compiled in SEARCHES:
+                short = solve(s, shortest=True, compiled=compiled)
+                assert short.steps == want, f"compiled={compiled}\n{s}"
+                assert short.shortest and replay_wins(s, short.moves)
         else:
             losses += 1
-            assert solve(s, shortest=True).status is Verdict.LOSS
+            for compiled in SEARCHES:
+                assert solve(s, shortest=True, compiled=compiled).status is Verdict.LOSS
     assert wins > 10 and losses > 10
 
 

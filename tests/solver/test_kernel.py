@@ -1,0 +1,70 @@
+"""The compiled shortest search (``pyramid_env._kernel``) against the pure-Python reference."""
+
+import pytest
+
+from pyramid_env import _kernel
+from pyramid_env.engine import PRESETS, Deal, Game, Status, get_rules
+from pyramid_env.engine.deal import parse_cards
+from pyramid_env.solver import Verdict, solve
+from tests.solver.test_solver import DECKS, LENGTHS
+
+pytest.importorskip("numba")
+
+VARIANTS = [get_rules(p) for p in PRESETS] + [
+    get_rules("relaxed", goal="all"),
+    get_rules("relaxed", draw_count=3),
+    get_rules("msc", goal="all"),
+    get_rules("two-card", draw_count=3, passes=2),
+    get_rules("relaxed", covering_pair=True, passes=2),
+]
+
+
+@pytest.mark.parametrize(
+    "rules", VARIANTS, ids=lambda r: f"{r.name}-{r.passes}-{r.draw_count}-{r.goal}"
+)
+def test_kernel_lengths_equal_the_python_search_on_full_deals(rules):
+    compared = 0
+    for n in range(40):
+        py = solve(n, rules, shortest=True, budget=30_000, compiled=False)
+        if py.status is Verdict.UNKNOWN:
+            continue
+        jit = solve(n, rules, shortest=True, compiled=True)  # replayed through the engine
+        assert jit.status is py.status and jit.steps == py.steps, n
+        compared += 1
+        if compared == 6:
+            break
+    assert compared >= 3
+
+
+def test_kernel_lines_replay_from_mid_game():
+    g = Game(5, "msc")  # won (deal 0 is lost under msc)
+    line = solve(g).moves
+    for m in line[:20]:
+        g.play(m)
+    sol = solve(g, shortest=True, compiled=True)
+    assert sol.steps == solve(g, shortest=True, compiled=False).steps
+    for m in sol.moves:
+        g.play(m)
+    assert g.status is Status.WON
+
+
+def test_kernel_msc_oracle_sample():
+    # Searches of 30k to 1.4M positions: the kernel's tables grow several times on the way.
+    for i in range(0, 1500, 100):
+        sol = solve(Deal(parse_cards(DECKS[i])), "msc", shortest=True, compiled=True)
+        assert (sol.steps or 0) == LENGTHS[i], i
+
+
+def test_kernel_budget_and_time_limit_give_unknown():
+    deck = Deal(parse_cards(DECKS[3]))  # about 1.2M positions to a shortest line
+    sol = solve(deck, "msc", shortest=True, budget=50_000, compiled=True)
+    assert sol.status is Verdict.UNKNOWN and 50_000 < sol.nodes <= 70_001
+    sol = solve(deck, "msc", shortest=True, time_limit=0.01, compiled=True)
+    assert sol.status is Verdict.UNKNOWN and sol.moves is None
+
+
+def test_compiled_without_numba_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(_kernel, "AVAILABLE", False)
+    with pytest.raises(ImportError, match="numba"):
+        solve(0, shortest=True, compiled=True)
+    assert solve(0, shortest=True).steps == 37  # the default falls back to pure Python
