@@ -36,7 +36,8 @@ _PAIR_ID: list[list[int]] = [[-1] * PLACES for _ in range(PLACES)]
 for _m in MOVES:
     if _m.kind is MoveKind.PAIR:
         _PAIR_ID[_m.a][_m.b] = _PAIR_ID[_m.b][_m.a] = _m.id
-_MODE = {StockPlay.WASTE_TOP: 0, StockPlay.DRAWN_AND_WASTE: 1, StockPlay.FACE_UP_STOCK: 2}
+MODE = {StockPlay.WASTE_TOP: 0, StockPlay.DRAWN_AND_WASTE: 1, StockPlay.FACE_UP_STOCK: 2}
+"""The kind of stock play as a small integer, for the fast paths (and the compiled kernel)."""
 
 
 class IllegalMove(ValueError):
@@ -77,7 +78,7 @@ class State:
         self._rank_pos = tuple(
             sum(1 << i for i, r in enumerate(self._srank) if r == rank) for rank in range(14)
         )
-        self._mode = _MODE[rules.stock_play]
+        self._mode = MODE[rules.stock_play]
         self._max_recycles = rules.recycles
         self._cover = rules.covering_pair
         self._goal_all = rules.goal is Goal.ALL
@@ -204,6 +205,11 @@ class State:
     def waste_size(self) -> int:
         """Cards on the waste, the drawn card excluded."""
         return (self.left & ((1 << self.ptr) - 1)).bit_count() - self.drawn
+
+    @property
+    def rank_positions(self) -> tuple[int, ...]:
+        """Per rank 0..13, the stock cycle positions holding it, as a bitmask (of the deal)."""
+        return self._rank_pos
 
     @property
     def recycles_left(self) -> int | None:

@@ -1,10 +1,10 @@
-"""PyramidVectorEnv: N games stepped together, observations and masks built as batches.
+"""PyramidVectorEnv: N games stepped together, as numpy arrays.
 
 Same rules, observations, rewards and episode ends as N :class:`PyramidEnv` (a test checks them
-step for step); what differs is the cost. Each game's move still goes through the engine (a few
-microseconds), but the observation of all N games is built by a handful of numpy operations
-over ``(N, 28)`` and ``(N, 24)`` arrays, instead of N encoders and N Gymnasium wrappers plus a
-concatenation, which is where ``SyncVectorEnv`` spends its time.
+step for step); what differs is the cost. The games live in a :class:`~pyramid_env.env.batch.Batch`
+(one row per game), so legal-move masks, moves, rewards and observations of all N games come
+from a few dozen numpy operations, with no Python call per game except to deal a new one.
+``SyncVectorEnv`` pays N engine calls, N encoders and N Gymnasium wrappers a step.
 
 Autoreset follows Gymnasium's default, ``NEXT_STEP``: the step after a game ends resets it (that
 step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seeded ``s + i``, as
@@ -21,15 +21,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.cards import RANK
-from pyramid_env.engine.deal import to_deal
-from pyramid_env.engine.game import score
+from pyramid_env.engine.deal import Deal, to_deal
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS
-from pyramid_env.env.pyramid_env import PyramidEnv, draw_deal, episode_over, step_reward
+from pyramid_env.env.batch import Batch
+from pyramid_env.env.pyramid_env import PyramidEnv, draw_deal
 
-_SHIFT_P = np.arange(28, dtype=np.int64)
 _SHIFT_S = np.arange(24, dtype=np.int64)
 
 
@@ -55,17 +53,20 @@ class PyramidVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
         self._rngs: list[np.random.Generator | None] = [None] * n
-        self._states: list[st.State | None] = [None] * n
-        self._ids: list[list[int]] = [[] for _ in range(n)]
-        # Per-game flags and counters as Python lists: the step loop reads them one by one.
-        self._done = [False] * n
-        self._ended = [False] * n  # ended at the last step: autoreset at the next
-        self._steps = [0] * n
-        self._moves = [0] * n
-        self._seen = [0] * n
-        self._deal: list[int | None] = [None] * n  # None for a deal given by code or cards
-        self._prank = np.zeros((n, 28), np.int8)
-        self._srank = np.zeros((n, 24), np.int8)
+        self._games = Batch.empty(n, self.rules)
+        self._deals: list[Deal | None] = [None] * n
+        self._done = np.zeros(n, bool)
+        self._ended = np.zeros(n, bool)  # ended at the last step: autoreset at the next
+        self._steps = np.zeros(n, np.int64)
+        self._moves = np.zeros(n, np.int64)
+        self._seen = np.zeros(n, np.int64)
+        self._legal = np.zeros((n, N_ACTIONS), bool)  # the engine's legal moves, per game
+        # Board arrays of the current positions, computed once a step by _update.
+        self._present = np.zeros((n, 28), bool)
+        self._exposed = np.zeros((n, 28), bool)
+        self._left = np.zeros(n, np.int64)  # pyramid cards left
+        self._tops = (np.zeros(n, np.int64), np.zeros(n, np.int64))
+        self._numbers = np.array([None] * n, dtype=object)  # deal numbers, for the infos
 
     # -- the VectorEnv API -----------------------------------------------------------------------
     def reset(
@@ -84,7 +85,8 @@ class PyramidVectorEnv(VectorEnv):
         deals = (options or {}).get("deal")
         for i in range(n):
             self._reset_one(i, None if deals is None else deals[i])
-        self._ended = [False] * n
+        self._ended[:] = False
+        self._update()
         mask = self.action_masks()
         return self._obs(mask), self._infos(mask)
 
@@ -92,109 +94,114 @@ class PyramidVectorEnv(VectorEnv):
         """One action per game (ignored for a game being autoreset)."""
         p = self.proto
         n = self.num_envs
-        rewards = [0.0] * n
-        terminated = [False] * n
-        truncated = [False] * n
-        ended, done, steps, moves = self._ended, self._done, self._steps, self._moves
-        for i, a in enumerate(np.asarray(actions).tolist()):
-            if ended[i]:
-                self._reset_one(i, None)
-                ended[i] = False
-                continue
-            s = self._states[i]
-            before_cards = s.pyr.bit_count()
-            before_score = score(s, moves[i]) if p.reward_kind == "score" else 0.0
-            if a in self._ids[i] and not done[i]:
-                st.apply(s, MOVES[a])
-                moves[i] += 1
-                self._seen[i] |= ob.face_up(s)
-                self._update(i)
-                rewards[i] = step_reward(p.reward_kind, s, moves[i], before_cards, before_score)
-            else:
-                if p.illegal_action == "raise":
-                    reason = st.why_illegal(s, MOVES[a]) or "the episode is over"
-                    raise st.IllegalMove(f"env {i}, action {a}: {reason}")
-                rewards[i] = p.illegal_reward
-            steps[i] += 1
-            terminated[i] = done[i]
-            truncated[i] = steps[i] >= p.max_steps
-            ended[i] = terminated[i] or truncated[i]
+        g = self._games
+        acts = np.asarray(actions, dtype=np.int64).reshape(n)
+        ended = self._ended.copy()
+        for i in np.flatnonzero(ended):
+            self._reset_one(i, None)
+        playing = ~ended
+        inside = (acts >= 0) & (acts < N_ACTIONS)
+        ok = playing & inside & ~self._done
+        ok[ok] = self._legal[np.flatnonzero(ok), acts[ok]]
+        bad = playing & ~ok
+        if bad.any() and p.illegal_action == "raise":
+            i = int(np.flatnonzero(bad)[0])
+            a = int(acts[i])
+            if not 0 <= a < N_ACTIONS:
+                raise st.IllegalMove(f"env {i}, action {a}: out of range 0..{N_ACTIONS - 1}")
+            reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
+            raise st.IllegalMove(f"env {i}, action {a}: {reason}")
+        before_cards = self._left
+        before_score = self._score() if p.reward_kind == "score" else None
+        g.apply(np.where(ok, acts, 0), ok)
+        self._moves += ok
+        self._seen |= np.where(ok, g.face_up(), 0)
+        self._update()
+        if p.reward_kind == "cards":
+            gain = (before_cards - self._left) / 28
+        elif p.reward_kind == "win":
+            gain = g.won().astype(np.float64)
+        else:
+            gain = self._score() - before_score
+        rewards = np.where(ok, gain, np.where(bad, p.illegal_reward, 0.0))
+        self._steps += playing
+        terminated = playing & self._done
+        truncated = playing & (self._steps >= p.max_steps)
+        self._ended = terminated | truncated
         mask = self.action_masks()  # once a step, for the observation and the infos
-        return (
-            self._obs(mask),
-            np.array(rewards),
-            np.array(terminated),
-            np.array(truncated),
-            self._infos(mask),
-        )
+        return self._obs(mask), rewards, terminated, truncated, self._infos(mask)
 
     def action_masks(self) -> np.ndarray:
         """Legal actions, bool, shape ``(num_envs, 327)``; never all false in a row."""
-        mask = np.zeros((self.num_envs, N_ACTIONS), bool)
-        rows = [i for i in range(self.num_envs) for _ in self._ids[i]]
-        mask[rows, [a for ids in self._ids for a in ids]] = True
-        done = np.array(self._done)
-        mask[done, :] = False
-        mask[done, 0] = True
+        mask = self._legal.copy()
+        mask[self._done, :] = False
+        mask[self._done, 0] = True
         return mask
 
     # -- helpers -----------------------------------------------------------------------------------
     def _reset_one(self, i: int, deal: int | None) -> None:
         spec = draw_deal(self._rngs[i], self.proto.deals) if deal is None else deal
-        d = to_deal(spec)
-        s = self._states[i] = st.State(d, self.rules)
-        self._deal[i] = d.number
-        self._prank[i] = [RANK[c] for c in d.pyramid]
-        self._srank[i] = [RANK[c] for c in d.stock]
+        d = self._deals[i] = to_deal(spec)
+        self._numbers[i] = d.number
+        s = st.State(d, self.rules)
+        self._games.set_row(i, s)
         self._seen[i] = ob.face_up(s)
         self._steps[i] = self._moves[i] = 0
-        self._update(i)
+        self._ended[i] = False
 
-    def _update(self, i: int) -> None:
-        s = self._states[i]
-        ids = self._ids[i] = st.legal_ids(s)
-        self._done[i] = episode_over(s, ids, self.proto._check_dead)
+    def _state(self, i: int) -> st.State:
+        """Game ``i`` as an engine State (for the error message of an illegal action)."""
+        return self._games.state(i, st.State(self._deals[i], self.rules))
+
+    def _update(self) -> None:
+        """Masks, episode ends and board arrays of every game, after moves or resets."""
+        g = self._games
+        self._present = g.present()
+        self._exposed = g.exposed(self._present)
+        self._left = self._present.sum(axis=1)
+        self._tops = g.tops()
+        legal, removal, hopeless = g.legal(self._present, self._exposed, self._tops)
+        self._legal = legal
+        self._done = ~legal.any(axis=1)
+        if self.proto._check_dead:
+            self._done |= ~removal & hopeless
+
+    def _score(self) -> np.ndarray:
+        """``engine.game.score`` of every game (no time bonus), vectorised."""
+        g, sc = self._games, self.rules.scoring
+        stock_gone = 24 - ((g.left[:, None] >> _SHIFT_S) & 1).sum(axis=1)
+        pts = sc.pyramid_card * (28 - self._left) + sc.stock_card * stock_gone
+        pts = pts + sc.clear_bonus * (g.pyr == 0)
+        bonus = np.maximum(0.0, sc.win_bonus - sc.win_per_move * self._moves)
+        return pts + np.where(g.won(), bonus, 0.0)
 
     def _obs(self, mask: np.ndarray) -> Any:
-        states = self._states
+        g = self._games
         n = self.num_envs
-        # One pass over the games; everything after it is numpy over all of them at once.
-        cols = np.array(
-            [
-                (s.pyr, ob.EXPOSED_MASK[s.pyr], s.left, s.ptr, s.recycles, s.drawn, *s._tops())
-                for s in states
-            ],
-            np.int64,
-        )
-        pyr, exp, left, ptr = cols[:, 0:1], cols[:, 1:2], cols[:, 2:3], cols[:, 3:4]
-        recycles, drawn, w, d = cols[:, 4], cols[:, 5], cols[:, 6], cols[:, 7]
+        left, ptr = g.left[:, None], g.ptr[:, None]
+        w, d = self._tops
         live = ((left >> _SHIFT_S) & 1).astype(np.int8)
         if self.proto.observe_stock == "full":
             known = live
         else:
-            seen = np.array(self._seen, np.int64)[:, None]
-            known = (((seen & left) >> _SHIFT_S) & 1).astype(np.int8)
+            known = (((self._seen[:, None] & left) >> _SHIFT_S) & 1).astype(np.int8)
         on_waste = _SHIFT_S[None, :] < ptr
         where = live * (1 + on_waste).astype(np.int8)
         for top, value in ((w, 3), (d, 4)):  # the waste top; the drawn / face-up stock card
             rows = np.flatnonzero(top >= 0)
             where[rows, top[rows]] = value
-        present = ((pyr >> _SHIFT_P) & 1).astype(np.int8)
+        on_stock = live * ~on_waste
+        counters = np.empty((n, 5), np.int16)
+        counters[:, 0] = np.minimum(g.recycles + 1, 255)
         limit = self.rules.recycles
-        counters = np.stack(
-            [
-                np.minimum(recycles + 1, 255),
-                np.full(n, 255) if limit is None else limit - recycles,
-                (live * ~on_waste).sum(axis=1),
-                (live * on_waste).sum(axis=1) - drawn,
-                present.sum(axis=1),
-            ],
-            axis=1,
-        ).astype(np.int16)
+        counters[:, 1] = 255 if limit is None else limit - g.recycles
+        counters[:, 2] = on_stock.sum(axis=1)
+        counters[:, 3] = live.sum(axis=1) - counters[:, 2] - g.drawn
+        counters[:, 4] = self._left
         obs = {
-            "pyramid": present * self._prank,
-            "exposed": ((exp >> _SHIFT_P) & 1).astype(np.int8),
-            "stock": np.where(known == 1, self._srank, live * np.int8(ob.UNKNOWN)).astype(np.int8),
+            "pyramid": np.where(self._present, g.prank, np.int8(0)),
+            "exposed": self._exposed.astype(np.int8),
+            "stock": np.where(known == 1, g.srank, live * np.int8(ob.UNKNOWN)),
             "stock_where": where,
             "counters": counters,
         }
@@ -216,10 +223,10 @@ class PyramidVectorEnv(VectorEnv):
         return {
             "action_mask": mask.astype(np.int8),
             "_action_mask": every,
-            "deal": np.array(self._deal, dtype=object),
+            "deal": self._numbers.copy(),
             "_deal": every,
-            "pyramid_left": np.array([s.pyr.bit_count() for s in self._states]),
+            "pyramid_left": self._left.copy(),
             "_pyramid_left": every,
-            "won": np.array([st.is_won(s) for s in self._states]),
+            "won": self._games.won(),
             "_won": every,
         }

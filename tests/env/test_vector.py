@@ -8,9 +8,10 @@ from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
 
 
 def same(a, b) -> bool:
+    """Equal values and dtypes (a vector row against a single env's observation)."""
     if isinstance(a, dict):
-        return all(np.array_equal(a[k], b[k]) for k in a)
-    return np.array_equal(a, b)
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return np.array_equal(a, b) and np.asarray(a).dtype == np.asarray(b).dtype
 
 
 def row(obs, i):
@@ -25,6 +26,9 @@ def row(obs, i):
         ("one-pass", {"obs_mode": "flat"}),
         ("msc", {"reward": "score", "obs_mode": "pettingzoo"}),
         ("two-card", {"observe_stock": "full", "obs_mode": "rllib", "max_steps": 40}),
+        ("unlimited", {"reward": "win", "max_steps": 60}),
+        ("two-pass", {"goal": "all", "reward": "score"}),
+        ("relaxed", {"draw_count": 3, "terminate_on_dead": False, "max_steps": 80}),
     ],
 )
 def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
@@ -79,3 +83,18 @@ def test_deal_option_and_seeds_list():
     a, _ = vec.reset(seed=[1, 2, 3])
     b, _ = PyramidVectorEnv(3).reset(seed=1)  # seeds 1, 2, 3 as well
     assert same(a, b)
+
+
+def test_illegal_actions_raise_with_the_reason_when_asked():
+    vec = PyramidVectorEnv(2, illegal_action="raise")
+    vec.reset(seed=0)
+    mask = vec.action_masks()
+    bad = int(np.flatnonzero(~mask[1])[-1])
+    with pytest.raises(ValueError, match=r"env 1, action \d+: .+"):
+        vec.step([int(np.flatnonzero(mask[0])[0]), bad])
+    with pytest.raises(ValueError, match="out of range"):
+        vec.step([N_ACTIONS, 0])
+    quiet = PyramidVectorEnv(2)  # the default: a no-op with the illegal reward
+    quiet.reset(seed=0)
+    _, r, t, _, _ = quiet.step([N_ACTIONS, -1])
+    assert r.tolist() == [quiet.proto.illegal_reward] * 2 and not t.any()
