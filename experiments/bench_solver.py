@@ -1,7 +1,8 @@
 """The solver on msc-1500: 1,500 decks with shortest-solution lengths from a public solver.
 
     python experiments/bench_solver.py                      # verdicts on all 1,500 decks
-    python experiments/bench_solver.py --shortest --decks 100 --time-limit 60
+    python experiments/bench_solver.py --shortest --time-limit 60   # compiled A* (fast extra)
+    python experiments/bench_solver.py --shortest --decks 30 --pure-python   # the reference
 
 The decks and lengths (``tests/fixtures/msc-1500``, from mchung94/pyramid-solver, MIT) were
 computed by a plain breadth-first search under the Microsoft Solitaire Collection rules, our
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pyramid_env import _kernel
 from pyramid_env.engine import Deal
 from pyramid_env.engine.deal import parse_cards
 from pyramid_env.solver import Verdict, solve
@@ -47,13 +49,22 @@ def main(argv: list[str] | None = None) -> dict | list:
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--decks", type=int, default=1500)
     p.add_argument("--time-limit", type=float, default=None, help="seconds per deck")
+    p.add_argument(
+        "--pure-python", action="store_true", help="shortest mode without the numba kernel"
+    )
     p.add_argument("--out", type=Path, default=Path("results/bench_solver"))
     args = p.parse_args(argv)
     decks, lengths = load()
     idx = range(args.first, min(1500, args.first + args.decks))
     rows = []
     for i in tqdm(idx, unit="deck"):
-        sol = solve(decks[i], "msc", shortest=args.shortest, time_limit=args.time_limit)
+        sol = solve(
+            decks[i],
+            "msc",
+            shortest=args.shortest,
+            time_limit=args.time_limit,
+            compiled=False if args.pure_python else None,
+        )
         want = Verdict.WIN if lengths[i] else Verdict.LOSS
         agree = sol.status == want and (not args.shortest or sol.steps in (None, lengths[i]))
         if sol.status is Verdict.UNKNOWN:
@@ -63,6 +74,7 @@ def main(argv: list[str] | None = None) -> dict | list:
     n = len(rows)
     result = {
         "mode": "shortest" if args.shortest else "verdict",
+        "search": "python" if args.pure_python or not _kernel.AVAILABLE else "compiled",
         "decks": n,
         "agree": sum(r[6] for r in rows),
         "unknown": sum(r[1] == "unknown" for r in rows),

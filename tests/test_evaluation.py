@@ -89,11 +89,14 @@ def test_shipped_labels_cover_val_and_test_and_agree_with_the_solver(preset):
         assert sol.steps == table[n].steps, (preset, n)
 
 
-def test_shipped_shortest_lengths_agree_with_the_solver():
-    # Only one-pass has them so far (the shortest search is too slow for the other presets).
-    table = labels("one-pass")
+SHORTEST_DONE = ("one-pass", "relaxed")  # presets whose labels carry shortest lengths so far
+
+
+@pytest.mark.parametrize("preset", SHORTEST_DONE)
+def test_shipped_shortest_lengths_agree_with_the_solver(preset):
+    table = labels(preset)
     with_shortest = sorted(n for n, lab in table.items() if lab.shortest is not None)
     assert len(with_shortest) == sum(bool(lab.won) for lab in table.values())
     for n in with_shortest[:: len(with_shortest) // 3][:3]:
-        sol = solve(n, "one-pass", shortest=True)
+        sol = solve(n, preset, shortest=True)  # the compiled A* where numba is installed
         assert sol.steps == table[n].shortest <= table[n].steps, n

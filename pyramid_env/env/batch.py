@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyramid_env.engine.cards import KING, RANK, TARGET
-from pyramid_env.engine.layout import COVER_MASK, COVERED_BY, SLOTS
+from pyramid_env.engine.deal import Deal
+from pyramid_env.engine.layout import COVER_MASK, COVERED_BY, FULL, SLOTS
 from pyramid_env.engine.moves import MOVES, STOCK, WASTE, MoveKind
 from pyramid_env.engine.rules import Goal, Rules
 from pyramid_env.engine.state import MODE, State
@@ -43,7 +44,10 @@ _DIRECT_ID = np.array([m.id for m in _DIRECT], dtype=np.int64)
 # COVERED_BY[s] lists the slots lying on s: in a direct pair, the one on top is the coverer.
 _TOP = np.array([m.a if m.a in COVERED_BY[m.b] else m.b for m in _DIRECT], dtype=np.int64)
 _LOW = np.array([m.b if m.a in COVERED_BY[m.b] else m.a for m in _DIRECT], dtype=np.int64)
-_DIRECT_SLOTS = list(zip(_LOW.tolist(), _TOP.tolist(), strict=True))
+_RANK_OF = np.array([RANK[c] for c in range(52)], dtype=np.int8)
+_RANKS14 = np.arange(14, dtype=np.int8)[:, None]
+_POW24 = np.int64(1) << np.arange(24, dtype=np.int64)
+_ALL_STOCK = (1 << 24) - 1
 _LOW_AND_COVER = ((np.int64(1) << _LOW) | _COVER[_LOW])[:, None]
 _LOW_AND_TOP = ((np.int64(1) << _LOW) | (np.int64(1) << _TOP))[:, None]
 _POW14 = np.int64(1) << np.arange(14, dtype=np.int64)
@@ -95,7 +99,7 @@ class Batch:
 
     @classmethod
     def empty(cls, n: int, rules: Rules) -> Batch:
-        """N rows to be filled by :meth:`set_row`."""
+        """N rows to be filled by :meth:`set_deal` or :meth:`set_row`."""
         z = np.zeros(n, dtype=np.int64)
         return cls(
             rules, z.copy(), z.copy(), z.copy(), z.copy(), z.copy(),
@@ -104,16 +108,24 @@ class Batch:
             np.zeros((n, len(_DIRECT)), bool),
         )  # fmt: skip
 
+    def set_deal(self, i: int, deal: Deal) -> None:
+        """Row ``i`` becomes the opening position of ``deal`` (what ``State(deal, rules)`` is)."""
+        self.pyr[i], self.left[i], self.ptr[i] = FULL, _ALL_STOCK, self.rules.waste_start
+        self.drawn[i] = self.recycles[i] = 0
+        self._ranks(i, deal)
+
     def set_row(self, i: int, s: State) -> None:
         """Copy position ``s`` (and its deal's ranks) into row ``i``."""
         self.pyr[i], self.left[i], self.ptr[i], self.drawn[i], self.recycles[i] = s.fields()
-        self.prank[i] = pr = [RANK[c] for c in s.deal.pyramid]
-        self.need_bit[i] = [1 << (TARGET - q) for q in pr]
-        self.cover_sum13[i] = [
-            pr[lo] + pr[top] == TARGET for lo, top in zip(_LOW, _TOP, strict=True)
-        ]
-        self.srank[i] = sr = [RANK[c] for c in s.deal.stock]
-        self.stock_of[i] = [sum(1 << k for k, r in enumerate(sr) if r == q) for q in range(14)]
+        self._ranks(i, s.deal)
+
+    def _ranks(self, i: int, deal: Deal) -> None:
+        ranks = _RANK_OF[np.array(deal.cards)]
+        pr, sr = ranks[:SLOTS], ranks[SLOTS:]
+        self.prank[i], self.srank[i] = pr, sr
+        self.need_bit[i] = np.int64(1) << (TARGET - pr.astype(np.int64))
+        self.cover_sum13[i] = pr[_LOW] + pr[_TOP] == TARGET
+        self.stock_of[i] = ((sr == _RANKS14) * _POW24).sum(axis=1)
 
     def state(self, i: int, s: State) -> State:
         """Row ``i`` written into ``s`` (a State of the same deal and rules)."""

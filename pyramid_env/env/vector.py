@@ -85,6 +85,7 @@ class PyramidVectorEnv(VectorEnv):
         deals = (options or {}).get("deal")
         for i in range(n):
             self._reset_one(i, None if deals is None else deals[i])
+        self._seen = self._games.face_up()
         self._ended[:] = False
         self._update()
         mask = self.action_masks()
@@ -115,7 +116,7 @@ class PyramidVectorEnv(VectorEnv):
         before_score = self._score() if p.reward_kind == "score" else None
         g.apply(np.where(ok, acts, 0), ok)
         self._moves += ok
-        self._seen |= np.where(ok, g.face_up(), 0)
+        self._seen |= np.where(ok | ended, g.face_up(), 0)  # ended: reset above
         self._update()
         if p.reward_kind == "cards":
             gain = (before_cards - self._left) / 28
@@ -143,9 +144,8 @@ class PyramidVectorEnv(VectorEnv):
         spec = draw_deal(self._rngs[i], self.proto.deals) if deal is None else deal
         d = self._deals[i] = to_deal(spec)
         self._numbers[i] = d.number
-        s = st.State(d, self.rules)
-        self._games.set_row(i, s)
-        self._seen[i] = ob.face_up(s)
+        self._games.set_deal(i, d)
+        self._seen[i] = 0  # the caller adds the opening's face-up cards, for all rows at once
         self._steps[i] = self._moves[i] = 0
         self._ended[i] = False
 

@@ -53,3 +53,17 @@ def test_masks_moves_and_dead_test_equal_the_engine(rules):
 def test_bitlen_is_exact():
     xs = np.array([0, 1, 2, 3, 4, 7, 8, (1 << 28) - 1, 1 << 28, (1 << 52) + 1], np.int64)
     assert bitlen(xs).tolist() == [int(x).bit_length() for x in xs]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_set_deal_is_the_opening_state(preset):
+    rules = get_rules(preset)
+    a, b = Batch.empty(3, rules), Batch.empty(3, rules)
+    for i, n in enumerate((0, 7, 2**63 + 5)):
+        s = st.State(n, rules)
+        a.set_deal(i, s.deal)
+        b.set_row(i, s)
+        assert a.state(i, s.copy()).fields() == s.fields()
+    for name in ("pyr", "left", "ptr", "drawn", "recycles", "prank", "srank", "stock_of"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert a.stock_of[1].tolist() == [st.State(7, rules).rank_positions[q] for q in range(14)]
