@@ -15,8 +15,11 @@ name                agent
 ``solver``          the exact solver's winning line (clairvoyant: the upper bound)
 ``solver-greedy``   greedy's favourite move among those that keep the deal winnable
                     (clairvoyant; the teacher for imitation)
+``lookahead``       free-stock rules only: a 2-move search over the pyramid and the stock's
+                    ranks, never its order, pruning hopeless positions (``depth=`` to change)
 ``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
-                    file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``)
+                    file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
+                    a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`
 ==================  ===========================================================================
 """
 
@@ -34,6 +37,7 @@ from pyramid_env.agents.baselines import (
     RandomAgent,
     RandomRemovalAgent,
 )
+from pyramid_env.agents.lookahead import LookaheadAgent
 from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
 
 BASELINES: dict[str, type] = {
@@ -41,6 +45,7 @@ BASELINES: dict[str, type] = {
     for cls in (RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent)
 }
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
+SEARCH: dict[str, type] = {"lookahead": LookaheadAgent}  # free-stock rules only
 TRAINED_DIR = "trained"
 
 
@@ -64,6 +69,8 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     """
     if name in BASELINES:
         return BASELINES[name](**kwargs)
+    if name in SEARCH:
+        return SEARCH[name](**kwargs)
     if name in ORACLES:
         from pyramid_env.agents import oracle  # imports the solver only when asked
 
@@ -71,22 +78,32 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         return cls(**kwargs)
     path = Path(name)
     if path.suffix == ".npz" and path.is_file():
-        return PolicyAgent(MLPPolicy.load(path), name=path.stem, **kwargs)
+        return _trained(MLPPolicy.load(path), path.stem, **kwargs)
     ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
     if ref.is_file():  # a shipped agent: open this one file, not every shipped one
         with resources.as_file(ref) as file:
-            return PolicyAgent(MLPPolicy.load(file), name=name, **kwargs)
-    known = [*BASELINES, *ORACLES, *shipped()]
+            return _trained(MLPPolicy.load(file), name, **kwargs)
+    known = [*BASELINES, *SEARCH, *ORACLES, *shipped()]
     raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
+
+
+def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
+    """A policy network as a :class:`PolicyAgent`, a value network as a lookahead agent."""
+    if net.meta.get("kind") == "value":
+        kwargs.setdefault("depth", net.meta.get("depth", 2))
+        return LookaheadAgent(value=net, name=name, **kwargs)
+    return PolicyAgent(net, name=name, **kwargs)
 
 
 __all__ = [
     "BASELINES",
     "ORACLES",
+    "SEARCH",
     "Agent",
     "FirstRemovalAgent",
     "GreedyAgent",
     "HintAgent",
+    "LookaheadAgent",
     "MLPPolicy",
     "PolicyAgent",
     "RandomAgent",

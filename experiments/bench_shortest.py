@@ -3,7 +3,7 @@
     python experiments/bench_shortest.py --rules relaxed two-card three-pass --deals 0-19
 
 For each preset, every deal is solved with ``shortest=True`` twice, alternating: with the
-solver as it is, and with the draw term of its A* bound switched off (``_Deal.draws`` returning
+solver as it is, and with the draw term of its A* bound switched off (``DealTables.draws`` returning
 0, so only the removals bound is left). Positions expanded are the machine-independent figure;
 seconds are reported too. Deals that run out of ``--time-limit`` in either mode are counted
 apart and left out of the totals, so both columns cover the same deals. It runs the pure-Python
@@ -22,17 +22,17 @@ from pyramid_env.solver import Verdict, solve
 
 
 def run(rules: str, deals: list[int], time_limit: float) -> dict[str, float]:
-    with_term = solver._Deal.draws
+    with_term = solver.DealTables.draws
     totals = {"with_nodes": 0, "without_nodes": 0, "with_s": 0.0, "without_s": 0.0}
     skipped = 0
     for n in deals:
-        solver._Deal.draws = with_term
+        solver.DealTables.draws = with_term
         a = solve(n, rules, shortest=True, time_limit=time_limit, compiled=False)
-        solver._Deal.draws = lambda self, pyr, left, ptr: 0
+        solver.DealTables.draws = lambda self, pyr, left, ptr: 0
         try:
             b = solve(n, rules, shortest=True, time_limit=time_limit, compiled=False)
         finally:
-            solver._Deal.draws = with_term
+            solver.DealTables.draws = with_term
         if Verdict.UNKNOWN in (a.status, b.status):
             skipped += 1
             continue

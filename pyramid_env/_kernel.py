@@ -84,7 +84,7 @@ def _tops(left: int, ptr: int, drawn: int, mode: int) -> tuple[int, int]:
 
 @_jit
 def _hopeless(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any, need: Any) -> bool:
-    """``_Deal.hopeless`` over the live stock ``left``.
+    """``DealTables.hopeless`` over the live stock ``left``.
 
     True when a pyramid card has no partner it could ever meet, or a rank class is short.
     """
@@ -105,7 +105,7 @@ def _hopeless(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any, nee
 
 @_jit
 def _reachable(pyr: int, left: int, ptr: int, last_pass: bool, srank: Any, slots_of: Any) -> int:
-    """``_Deal.reachable``: the live stock cards that can still be played.
+    """``DealTables.reachable``: the live stock cards that can still be played.
 
     Only the last pass under waste-top rules limits them: a waste card without a pyramid
     partner buries everything under it.
@@ -135,7 +135,7 @@ def _bound(
     pyr: int, left: int, ptr: int, use_draws: bool, prank: Any, slots_of: Any, stock_of: Any,
     need: Any,
 ) -> int:  # fmt: skip
-    """``_Deal.bound`` plus, where it applies, ``_Deal.draws``."""
+    """``DealTables.bound`` plus, where it applies, ``DealTables.draws``."""
     h = _pop(pyr & slots_of[13])
     for r in range(1, 7):
         a, b = _pop(pyr & slots_of[r]), _pop(pyr & slots_of[13 - r])
@@ -427,7 +427,7 @@ class Search:
     ) -> None:
         """Set up the search from ``start`` with bound ``h0``.
 
-        Tables as ``solver._Deal`` holds them; ``rules`` = (mode, max recycles or -1, covering
+        Tables as ``solver.DealTables`` holds them; ``rules`` = (mode, max recycles or -1, covering
         pair, draw three, dead deal ends game, goal all, draw term) as integers.
         """
         i64 = np.int64

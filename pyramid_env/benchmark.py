@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pyramid_env.agents import BASELINES, shipped
+from pyramid_env.agents import BASELINES, SEARCH, shipped
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.evaluation import Report, evaluate
 
@@ -36,9 +36,14 @@ def machine() -> str:
 
 
 def default_agents(rules: str) -> list[str]:
-    """Every baseline, the shipped learned agents trained for ``rules``, and the solver."""
+    """The agents a benchmark of ``rules`` runs when none are named.
+
+    Every baseline, the search baselines that support ``rules``, the shipped learned agents
+    trained for ``rules``, and the solver.
+    """
+    search = [name for name, cls in SEARCH.items() if cls.supports(get_rules(rules))]
     learned = [name for name, meta in shipped().items() if meta.get("rules") == rules]
-    return [*BASELINES, *learned, "solver"]
+    return [*BASELINES, *search, *learned, "solver"]
 
 
 def markdown(summaries: list[dict[str, Any]]) -> str:

@@ -18,7 +18,7 @@ generator and ``apply``/``undo`` (one source of rules truth) and adds search on 
   cards per rank). The winning line is turned back into engine moves (draws and recycles
   included) and replayed through the engine. For every other rule set the same search is a
   relaxation, used to prune; on the last pass under waste-top rules it counts only the stock
-  cards still reachable (see ``_Deal.reachable``).
+  cards still reachable (see ``DealTables.reachable``).
 * **Shortest** (``shortest=True``): A* over full positions, every step (draw, recycle, removal)
   costing 1, with the admissible and consistent bound "removals still needed": for each rank
   class ``{r, 13 - r}`` at least ``max(pyramid r, pyramid 13 - r)``, plus one per pyramid King.
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -130,10 +131,15 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-class _Deal:
-    """Per-(deal, rules) tables for pruning and the bound."""
+class DealTables:
+    """Per-(deal, rules) tables for pruning and the bound.
+
+    Public because agents use :meth:`hopeless` and :meth:`bound` too (they read only the
+    pyramid and the count of live stock cards per rank, which every player can know).
+    """
 
     def __init__(self, s: st.State) -> None:
+        """Tables for the deal and rules of ``s`` (any position of it)."""
         cards = s.deal.cards
         self.prank = tuple(RANK[c] for c in cards[:SLOTS])
         self.srank = tuple(RANK[c] for c in cards[SLOTS:])
@@ -283,7 +289,7 @@ def _ordered(s: st.State, force_stock_kings: bool) -> list[int]:
     return ids
 
 
-def _dead(s: st.State, info: _Deal, free: _FreeStock) -> bool:
+def _dead(s: st.State, info: DealTables, free: _FreeStock) -> bool:
     """Pruned: hopeless, or lost even if every stock card still reachable were free.
 
     Cached on (pyramid, reachable stock), which many positions share: they differ only in where
@@ -299,7 +305,7 @@ def _dead(s: st.State, info: _Deal, free: _FreeStock) -> bool:
     return dead
 
 
-def _dfs(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+def _dfs(s: st.State, info: DealTables, limit: _Limit) -> list[int] | None:
     force = s.rules.draw_count == 1
     free = _FreeStock(s, info, limit)
     if _dead(s, info, free):
@@ -334,7 +340,12 @@ def _dfs(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
 # ---------------------------------------------------------------------------------------------
 # Verdict with a free stock (unlimited passes, draw one, waste top only)
 # ---------------------------------------------------------------------------------------------
-def _free_stock(rules: Rules) -> bool:
+def free_stock_rules(rules: Rules) -> bool:
+    """Unlimited passes, one card a draw, only the waste top in play (``relaxed``, ``unlimited``).
+
+    Under these rules any live stock card can be brought to the waste top at will, so a
+    position's future depends only on (pyramid shape, live stock cards per rank).
+    """
     waste_top = rules.stock_play is StockPlay.WASTE_TOP
     return rules.passes is None and rules.draw_count == 1 and waste_top
 
@@ -350,7 +361,7 @@ class _FreeStock:
     ``(slot, -13)`` (a King).
     """
 
-    def __init__(self, s: st.State, info: _Deal, limit: _Limit) -> None:
+    def __init__(self, s: st.State, info: DealTables, limit: _Limit) -> None:
         self.prank = info.prank
         self.info = info
         self.limit = limit
@@ -447,6 +458,28 @@ class _FreeStock:
         return False
 
 
+def free_stock_oracle(s: st.State) -> Callable[[int, list[int]], bool]:
+    """Exact "still winnable?" for the free-stock positions of ``s``'s deal and rules.
+
+    The returned function takes (pyramid mask, live stock cards per rank, index 0..13) and
+    caches what it learns across calls: the labeller of ``experiments/train_value.py``.
+
+    Raises:
+        ValueError: ``s``'s rules are not free-stock rules (see :func:`free_stock_rules`).
+    """
+    if not free_stock_rules(s.rules):
+        raise ValueError(f"{s.rules.name} is not a free-stock rule set")
+    tables = DealTables(s)
+    free = _FreeStock(s, tables, _Limit(None, None))
+
+    def wins(pyr: int, counts: list[int]) -> bool:
+        if pyr == 0:
+            return True
+        return not tables.hopeless(pyr, counts) and free.wins(pyr, list(counts))
+
+    return wins
+
+
 def _concrete(s: st.State, abstract: list[tuple[int, int]]) -> list[int]:
     """Turn a free-stock line into engine moves, turning the stock to each card it uses."""
     s = s.copy()
@@ -493,7 +526,7 @@ def _uses_draw_term(rules: Rules) -> bool:
     return rules.stock_play is not StockPlay.FACE_UP_STOCK and rules.draw_count == 1
 
 
-def _astar_compiled(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+def _astar_compiled(s: st.State, info: DealTables, limit: _Limit) -> list[int] | None:
     """The same A* in :mod:`pyramid_env._kernel` (numba), run in chunks between limit checks."""
     if st.is_won(s):
         return []
@@ -524,7 +557,7 @@ def _astar_compiled(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None
             return _astar(s, info, limit)
 
 
-def _astar(s: st.State, info: _Deal, limit: _Limit) -> list[int] | None:
+def _astar(s: st.State, info: DealTables, limit: _Limit) -> list[int] | None:
     unlimited = s.rules.passes is None
     start = s.key()
     if st.is_won(s):
@@ -639,7 +672,7 @@ def solve(
     use_kernel = _kernel.AVAILABLE if compiled is None else compiled
     s = _start_state(target, rules)
     limit = _Limit(budget, time_limit)
-    info = _Deal(s)
+    info = DealTables(s)
     status = st.status(s)
     line: list[int] | None
     try:
@@ -651,7 +684,7 @@ def solve(
             line = _astar_compiled(s.copy(), info, limit)
         elif shortest:
             line = _astar(s.copy(), info, limit)
-        elif _free_stock(s.rules):
+        elif free_stock_rules(s.rules):
             counts = info.stock_counts(s.left)
             free = _FreeStock(s, info, limit)
             abstract = None if info.hopeless(s.pyr, counts) else free.solve(s.pyr, counts)
@@ -709,4 +742,13 @@ def best_move(
     return sol.moves[0] if sol.moves else None
 
 
-__all__ = ["Solution", "Verdict", "best_move", "is_winnable", "solve"]
+__all__ = [
+    "DealTables",
+    "Solution",
+    "Verdict",
+    "best_move",
+    "free_stock_oracle",
+    "free_stock_rules",
+    "is_winnable",
+    "solve",
+]

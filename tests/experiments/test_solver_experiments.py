@@ -37,7 +37,7 @@ def test_bench_shortest_tiny_run_restores_the_solver():
     from experiments import bench_shortest
     from pyramid_env import solver
 
-    before = solver._Deal.draws
+    before = solver.DealTables.draws
     (row,) = bench_shortest.main(["--rules", "one-pass", "--deals", "0-2", "--time-limit", "5"])
     assert row["deals"] + row["skipped"] == 3 and row["with_nodes"] > 0
-    assert solver._Deal.draws is before
+    assert solver.DealTables.draws is before

@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from experiments import plot_curves, ship_agent, train_bc, train_ppo  # noqa: E402
+from experiments import plot_curves, ship_agent, train_bc, train_ppo, train_value  # noqa: E402
 from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
 
@@ -92,3 +92,17 @@ def test_bc_warm_start_copies_the_weights(tmp_path):
         MLPPolicy.from_sb3(model).logits(obs), MLPPolicy.load(run / "bc.npz").logits(obs), atol=1e-5
     )
     assert metrics["evals"][0]["stage"] == "BC"
+
+
+def test_train_value_tiny_run_gives_a_working_value_agent(tmp_path):
+    args = ["--deals", "40", "--epochs", "1", "--val-deals", "val[:4]", "--out", str(tmp_path)]
+    metrics = train_value.main(args)
+    assert metrics["examples"] > 500 and 0.3 < metrics["won_share"] < 1
+    assert metrics["val"]["deals"] == 4
+    net = MLPPolicy.load(tmp_path / "value.npz")
+    assert net.meta["kind"] == "value" and net.meta["depth"] == 2
+    assert net.layers[0][0].shape[0] == 485 and net.layers[-1][0].shape[1] == 1
+    from pyramid_env.agents import LookaheadAgent, make_agent
+
+    agent = make_agent(str(tmp_path / "value.npz"))
+    assert isinstance(agent, LookaheadAgent) and agent.value is not None
