@@ -17,6 +17,9 @@ python experiments/train_bc.py --config configs/bc_relaxed.toml --ship bc-relaxe
     --ship-finetuned bc-ppo-relaxed
 python experiments/train_ppo.py --config configs/ppo_msc.toml --ship ppo-msc
 python experiments/train_bc.py --config configs/bc_msc.toml --ship bc-msc --ship-finetuned bc-ppo-msc
+# A value network on the solver's labels, for the two-move lookahead (relaxed).
+python experiments/train_value.py --config configs/value_relaxed.toml --out runs/value-relaxed \
+    --ship value-relaxed
 
 # The benchmark tables (test deals 0..999), and the learning curves.
 pyramid-env benchmark --rules relaxed
