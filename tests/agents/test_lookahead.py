@@ -27,7 +27,7 @@ def test_lookahead_agents_play_legal_moves_to_the_end(name, preset):
 @pytest.mark.parametrize("name", NAMES)
 def test_lookahead_agents_do_not_peek_at_unseen_stock_order(name):
     agent = make_agent(name)
-    for n in range(12):
+    for n in range(8):
         a, b = State(deal(n), "relaxed"), State(swap_unseen(n, 22, 23), "relaxed")
         for step in range(300):
             if a.ptr >= 22 or a.recycles or not legal_ids(a):
