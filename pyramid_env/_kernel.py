@@ -15,8 +15,14 @@ kernel just expands some positions the relaxation would have cut.
 
 The move generator mirrors :func:`pyramid_env.engine.state.legal_ids` and ``apply``; the rule
 knobs arrive as integers (``mode``: 0 waste top, 1 drawn card and waste, 2 face-up stock).
-Search state lives in numba typed containers owned by the caller, so the search runs in chunks
-of expansions and the caller can stop it at a deadline between chunks.
+The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
+position key to node, the nodes, and a bucket queue over (f, g) in place of a heap: numba's
+``heapq`` on a typed list cost 1.3 us a push and pop, the buckets a few ns), so the search runs
+in chunks of expansions, the tables grow between chunks, and the caller can stop at a deadline.
+
+Measured (``experiments/bench_solver.py --shortest``, msc-1500 decks 0-29, one run after the
+other): 152.8 s pure Python, 11.8 s compiled; all 1,500 decks in 474 s, every length equal to
+the oracle's.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ try:
 except ImportError:  # the kernel is optional; solver.py falls back to pure Python
     njit = None
 
-from pyramid_env.engine.layout import COVER_MASK, SLOTS
+from pyramid_env.engine.layout import COVER_MASK
 from pyramid_env.engine.moves import KING_AT, PAIR_AT, PLACES, STOCK, WASTE
 
 AVAILABLE = njit is not None
@@ -42,7 +48,7 @@ _KING = np.array([m.id for m in KING_AT], dtype=np.int64)
 _PAIR = np.full((PLACES, PLACES), -1, dtype=np.int64)
 for (_a, _b), _m in PAIR_AT.items():
     _PAIR[_a, _b] = _PAIR[_b, _a] = _m.id
-_W, _S, _N = WASTE, STOCK, SLOTS
+_W, _S = WASTE, STOCK
 
 
 def _jit(fn: Any) -> Any:
