@@ -89,10 +89,7 @@ def test_shipped_labels_cover_val_and_test_and_agree_with_the_solver(preset):
         assert sol.steps == table[n].steps, (preset, n)
 
 
-SHORTEST_DONE = ("one-pass", "relaxed", "msc", "unlimited", "two-pass")  # presets whose labels carry shortest lengths so far
-
-
-@pytest.mark.parametrize("preset", SHORTEST_DONE)
+@pytest.mark.parametrize("preset", list(PRESETS))
 def test_shipped_shortest_lengths_agree_with_the_solver(preset):
     table = labels(preset)
     with_shortest = sorted(n for n, lab in table.items() if lab.shortest is not None)
