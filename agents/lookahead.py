@@ -28,11 +28,11 @@ import numpy as np
 
 from pyramid_env.agents.base import Turn
 from pyramid_env.agents.policy import MLPPolicy
-from pyramid_env.engine.cards import KING, RANK, TARGET
-from pyramid_env.engine.layout import COVER_MASK, SHAPES, SLOTS
+from pyramid_env.engine.cards import RANK
+from pyramid_env.engine.layout import COVER_MASK, SLOTS
 from pyramid_env.engine.moves import KING_AT, PAIR_AT, WASTE
 from pyramid_env.engine.rules import Rules
-from pyramid_env.solver import DealTables, free_stock_rules
+from pyramid_env.solver import DealTables, free_stock_moves, free_stock_rules
 
 _LOST = -1e9
 _WON = 1e9
@@ -63,33 +63,6 @@ def features_batch(pyrs: list[int], prank: tuple[int, ...], counts: list[list[in
     stock = (c[:, :, None] == _COUNTS).astype(np.float32)
     n = len(pyrs)
     return np.concatenate([present, ranks.reshape(n, -1), exposed, stock.reshape(n, -1)], axis=1)
-
-
-def abstract_moves(pyr: int, prank: tuple[int, ...], counts: list[int], covering: bool) -> list:
-    """Abstract moves from (``pyr``, ``counts``): ``(pyramid after, stock rank or 0, slot, slot)``.
-
-    An exposed King comes alone (removing it never hurts). ``slot`` entries are -1 when unused;
-    a stock move names the pyramid slot first.
-    """
-    shape = SHAPES[pyr]
-    exp = shape.exposed
-    for i in exp:
-        if prank[i] == KING:
-            return [(pyr ^ (1 << i), 0, i, -1)]
-    out = []
-    for a, i in enumerate(exp):
-        for j in exp[a + 1 :]:
-            if prank[i] + prank[j] == TARGET:
-                out.append((pyr ^ (1 << i) ^ (1 << j), 0, i, j))
-    if covering:
-        for i, j in shape.covering:
-            if prank[i] + prank[j] == TARGET:
-                out.append((pyr ^ (1 << i) ^ (1 << j), 0, min(i, j), max(i, j)))
-    for i in exp:
-        q = TARGET - prank[i]
-        if counts[q]:
-            out.append((pyr ^ (1 << i), q, i, -1))
-    return out
 
 
 def _after(counts: list[int], q: int) -> list[int]:
@@ -141,7 +114,7 @@ class LookaheadAgent:
             self._tables = (s.deal, DealTables(s))
         tables = self._tables[1]
         counts = tables.stock_counts(s.left)
-        moves = abstract_moves(s.pyr, tables.prank, counts, s.rules.covering_pair)
+        moves = free_stock_moves(s.pyr, tables.prank, counts, s.rules.covering_pair)
         if not moves:
             return turn.legal[0]  # nothing can be removed ever: draw on (or the game is over)
         scores = self._scores(tables, moves, counts, self.depth - 1, s.rules.covering_pair)
@@ -186,7 +159,7 @@ class LookaheadAgent:
                 out.append(len(leaves))
                 leaves.append((pyr, after))
             else:
-                nxt = abstract_moves(pyr, tables.prank, after, covering)
+                nxt = free_stock_moves(pyr, tables.prank, after, covering)
                 out.append(self._tree(tables, nxt, after, depth - 1, covering, leaves) or _LOST)
         return out
 

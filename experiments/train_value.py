@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents.lookahead import LookaheadAgent, abstract_moves, features
+from pyramid_env.agents.lookahead import LookaheadAgent, features
 from pyramid_env.agents.policy import MLPPolicy
 from pyramid_env.engine import state as st
 from pyramid_env.seeds import SEED_SETS
-from pyramid_env.solver import DealTables, free_stock_oracle
+from pyramid_env.solver import DealTables, free_stock_moves, free_stock_oracle
 
 DEFAULTS: dict[str, Any] = {
     "rules": "relaxed",
@@ -57,7 +57,7 @@ def examples(rules: str, deals: list[int], p_good: float, seed: int) -> tuple[np
         tables = DealTables(s)
         pyr, counts = s.pyr, tables.stock_counts(s.left)
         while pyr:
-            moves = abstract_moves(pyr, tables.prank, counts, s.rules.covering_pair)
+            moves = free_stock_moves(pyr, tables.prank, counts, s.rules.covering_pair)
             if not moves:
                 break
             good = []

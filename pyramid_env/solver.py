@@ -352,6 +352,39 @@ def free_stock_rules(rules: Rules) -> bool:
     return rules.passes is None and rules.draw_count == 1 and waste_top
 
 
+def free_stock_moves(
+    pyr: int, prank: tuple[int, ...], counts: list[int], covering: bool
+) -> list[tuple[int, int, int, int]]:
+    """Moves of the free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``).
+
+    Each is ``(pyramid after, stock rank used or 0, slot, second slot or -1)``: a King (alone:
+    when one is exposed it is the only move offered, since removing it never hurts), a pair of
+    exposed pyramid cards, a card with its last coverer (``covering``), or a pyramid card with
+    a live stock card of the partner rank. Shared by the solver's free-stock search and the
+    lookahead agents (``pyramid_env.agents.lookahead``).
+    """
+    shape = SHAPES[pyr]
+    exp = shape.exposed
+    for i in exp:
+        if prank[i] == KING:
+            return [(pyr ^ (1 << i), 0, i, -1)]
+    out = []
+    for a, i in enumerate(exp):
+        need = TARGET - prank[i]
+        for j in exp[a + 1 :]:
+            if prank[j] == need:
+                out.append((pyr ^ (1 << i) ^ (1 << j), 0, i, j))
+    if covering:
+        for i, j in shape.covering:
+            if prank[i] + prank[j] == TARGET:
+                out.append((pyr ^ (1 << i) ^ (1 << j), 0, min(i, j), max(i, j)))
+    for i in exp:
+        q = TARGET - prank[i]
+        if counts[q]:
+            out.append((pyr ^ (1 << i), q, i, -1))
+    return out
+
+
 class _FreeStock:
     """Search on (pyramid shape, live stock cards per rank), as if the stock were free.
 
@@ -417,45 +450,20 @@ class _FreeStock:
             return False
         self.limit.tick()
         prank = self.prank
-        shape = SHAPES[pyr]
-        exp = shape.exposed
-        for i in exp:  # an exposed King goes at once
-            if prank[i] == KING:
-                line.append((i, -KING))
-                if self._go(pyr ^ (1 << i), counts, line):
-                    return True
-                line.pop()
-                self.failed.add(k)
-                return False
-        moves: list[tuple[int, int]] = []
-        for a, i in enumerate(exp):
-            need = TARGET - prank[i]
-            for j in exp[a + 1 :]:
-                if prank[j] == need:
-                    moves.append((i, j))
-        if self.covering:
-            for i, j in shape.covering:
-                if prank[i] + prank[j] == TARGET:
-                    moves.append((i, j))
-        for i in exp:
-            if counts[TARGET - prank[i]]:
-                moves.append((i, -(TARGET - prank[i])))
         hopeless_class = self.info.hopeless_class
-        for i, j in moves:
-            after = pyr ^ (1 << i)
-            if j >= 0:
-                after ^= 1 << j
-            else:
-                counts[-j] -= 1
-            if not hopeless_class(after, counts, prank[i]):
-                line.append((i, j))
+        for after, q, i, j in free_stock_moves(pyr, prank, counts, self.covering):
+            king = not q and j < 0  # an exposed King, the only move offered when there is one
+            if q:
+                counts[q] -= 1
+            if king or not hopeless_class(after, counts, prank[i]):
+                line.append((i, -KING) if king else (i, j) if j >= 0 else (i, -q))
                 if self._go(after, counts, line):
-                    if j < 0:
-                        counts[-j] += 1
+                    if q:
+                        counts[q] += 1
                     return True
                 line.pop()
-            if j < 0:
-                counts[-j] += 1
+            if q:
+                counts[q] += 1
         self.failed.add(k)
         return False
 
@@ -749,6 +757,7 @@ __all__ = [
     "Solution",
     "Verdict",
     "best_move",
+    "free_stock_moves",
     "free_stock_oracle",
     "free_stock_rules",
     "is_winnable",

@@ -5,10 +5,10 @@ import pytest
 
 from pyramid_env import evaluate
 from pyramid_env.agents import LookaheadAgent, Turn, make_agent
-from pyramid_env.agents.lookahead import FEATURES, abstract_moves, features, features_batch
+from pyramid_env.agents.lookahead import FEATURES, features, features_batch
 from pyramid_env.engine.layout import SHAPES
 from pyramid_env.engine.state import State
-from pyramid_env.solver import DealTables
+from pyramid_env.solver import DealTables, free_stock_moves
 from tests.agents.test_agents import assert_plays_alike_until_seen
 
 NAMES = ["lookahead", "value-relaxed"]
@@ -51,7 +51,7 @@ def test_features_of_one_and_of_a_batch_agree():
     pyrs, counts = [], []
     pyr, c = s.pyr, tables.stock_counts(s.left)
     while pyr:  # a random walk down the abstract game
-        moves = abstract_moves(pyr, tables.prank, c, True)
+        moves = free_stock_moves(pyr, tables.prank, c, True)
         if not moves:
             break
         pyr, q, _, _ = moves[int(rng.integers(len(moves)))]
