@@ -65,7 +65,8 @@ def features_batch(pyrs: list[int], prank: tuple[int, ...], counts: list[list[in
     return np.concatenate([present, ranks.reshape(n, -1), exposed, stock.reshape(n, -1)], axis=1)
 
 
-def _after(counts: list[int], q: int) -> list[int]:
+def after_counts(counts: list[int], q: int) -> list[int]:
+    """Live stock cards per rank after a move that used a stock card of rank ``q`` (0: none)."""
     if not q:
         return counts
     c = list(counts)
@@ -150,7 +151,7 @@ class LookaheadAgent:
         """Per move: a score (won, lost), the index of a leaf, or the list of its children."""
         out: list = []
         for pyr, q, _, _ in moves:
-            after = _after(counts, q)
+            after = after_counts(counts, q)
             if pyr == 0:
                 out.append(_WON)
             elif tables.hopeless(pyr, after):

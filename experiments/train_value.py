@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents.lookahead import LookaheadAgent, features
+from pyramid_env.agents.lookahead import LookaheadAgent, after_counts, features_batch
 from pyramid_env.agents.policy import MLPPolicy
 from pyramid_env.engine import state as st
 from pyramid_env.seeds import SEED_SETS
@@ -60,22 +60,16 @@ def examples(rules: str, deals: list[int], p_good: float, seed: int) -> tuple[np
             moves = free_stock_moves(pyr, tables.prank, counts, s.rules.covering_pair)
             if not moves:
                 break
-            good = []
-            for k, (after, q, _, _) in enumerate(moves):
-                c = list(counts)
-                c[q] -= bool(q)
-                won = wins(after, c)
-                xs.append(features(after, tables.prank, c).astype(np.uint8))
-                ys.append(won)
-                if won:
-                    good.append(k)
+            pyrs = [after for after, _, _, _ in moves]
+            afters = [after_counts(counts, q) for _, q, _, _ in moves]
+            won = [wins(p, c) for p, c in zip(pyrs, afters, strict=True)]
+            xs.append(features_batch(pyrs, tables.prank, afters).astype(np.uint8))
+            ys.extend(won)
+            good = [k for k, w in enumerate(won) if w]
             k = good[rng.integers(len(good))] if good and rng.random() < p_good else None
             k = int(rng.integers(len(moves))) if k is None else k
-            pyr, q, _, _ = moves[k]
-            if q:
-                counts = list(counts)
-                counts[q] -= 1
-    return np.stack(xs), np.array(ys, np.float32)
+            pyr, counts = pyrs[k], afters[k]
+    return np.concatenate(xs), np.array(ys, np.float32)
 
 
 def train(x: np.ndarray, y: np.ndarray, cfg: dict[str, Any]) -> tuple[MLPPolicy, float]:

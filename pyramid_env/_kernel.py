@@ -172,7 +172,7 @@ def _bound(
 @_jit
 def _expand(
     pyr: int, left: int, ptr: int, drawn: int, rec: int, prank: Any, srank: Any, rules: Any,
-    out_moves: Any, out_fields: Any, stock_of: Any,
+    out_moves: Any, out_fields: Any, stock_of: Any, exp: Any,
 ) -> int:  # fmt: skip
     """Children of a position in the solver's order; returns how many.
 
@@ -180,7 +180,6 @@ def _expand(
     recycles). An exposed pyramid King is the only child when there is one (it never hurts).
     """
     mode, max_rec, cover, draw3, dead_ends = rules[0], rules[1], rules[2], rules[3], rules[4]
-    exp = np.empty(28, dtype=np.int64)
     ne = 0
     for i in range(28):
         if pyr >> i & 1 and not (pyr & _COVER[i]):
@@ -348,6 +347,7 @@ def astar_chunk(
     use_draws = rules[6] == 1
     out_moves = np.empty(64, dtype=np.int64)
     out_fields = np.empty((64, 5), dtype=np.int64)
+    exp = np.empty(28, dtype=np.int64)  # scratch: the exposed slots of the position expanded
     expanded = 0
     while cnt[4] > 0:
         if expanded >= max_expand:
@@ -381,7 +381,7 @@ def astar_chunk(
         if g + 2 >= _FMAX:
             return TOO_DEEP, expanded
         n = _expand(pyr, left, ptr, drawn, rec, prank, srank, rules, out_moves, out_fields,
-                    stock_of)  # fmt: skip
+                    stock_of, exp)  # fmt: skip
         for c in range(n):
             cp, cl, cptr, cd, cr = (out_fields[c, 0], out_fields[c, 1], out_fields[c, 2],
                                     out_fields[c, 3], out_fields[c, 4])  # fmt: skip

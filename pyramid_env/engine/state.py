@@ -207,11 +207,6 @@ class State:
         return (self.left & ((1 << self.ptr) - 1)).bit_count() - self.drawn
 
     @property
-    def rank_positions(self) -> tuple[int, ...]:
-        """Per rank 0..13, the stock cycle positions holding it, as a bitmask (of the deal)."""
-        return self._rank_pos
-
-    @property
     def recycles_left(self) -> int | None:
         """Turns of the waste still allowed, ``None`` if unlimited."""
         m = self._max_recycles

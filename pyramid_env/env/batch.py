@@ -24,7 +24,6 @@ from pyramid_env.engine.state import MODE, State
 
 N_MOVES = len(MOVES)
 _P = np.arange(SLOTS, dtype=np.int64)
-_S = np.arange(24, dtype=np.int64)
 _COVER = np.array(COVER_MASK, dtype=np.int64)
 # Per move id, and one more (_NOTHING, kind -1) for rows that do not move.
 _NOTHING = len(MOVES)

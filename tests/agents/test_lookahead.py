@@ -5,7 +5,7 @@ import pytest
 
 from pyramid_env import evaluate
 from pyramid_env.agents import LookaheadAgent, Turn, make_agent
-from pyramid_env.agents.lookahead import FEATURES, features, features_batch
+from pyramid_env.agents.lookahead import FEATURES, after_counts, features, features_batch
 from pyramid_env.engine.layout import SHAPES
 from pyramid_env.engine.state import State
 from pyramid_env.solver import DealTables, free_stock_moves
@@ -55,8 +55,7 @@ def test_features_of_one_and_of_a_batch_agree():
         if not moves:
             break
         pyr, q, _, _ = moves[int(rng.integers(len(moves)))]
-        c = list(c)
-        c[q] -= bool(q)
+        c = after_counts(c, q)
         pyrs.append(pyr)
         counts.append(c)
     batch = features_batch(pyrs, tables.prank, counts)

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from pyramid_env.engine import PRESETS, get_rules
+from pyramid_env.engine import PRESETS, deal, get_rules
 from pyramid_env.engine import state as st
+from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env.batch import Batch, bitlen
 
@@ -66,4 +67,7 @@ def test_set_deal_is_the_opening_state(preset):
         assert a.state(i, s.copy()).fields() == s.fields()
     for name in ("pyr", "left", "ptr", "drawn", "recycles", "prank", "srank", "stock_of"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    assert a.stock_of[1].tolist() == [st.State(7, rules).rank_positions[q] for q in range(14)]
+    ranks = [RANK[c] for c in deal(7).stock]  # the stock positions of each rank, as bitmasks
+    assert a.stock_of[1].tolist() == [
+        sum(1 << k for k, r in enumerate(ranks) if r == q) for q in range(14)
+    ]
