@@ -1,12 +1,12 @@
 """Trained policies as agents, and the shipped (numpy) form of a trained policy.
 
 :class:`PolicyAgent` wraps anything that gives action logits for an observation: a
-Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), a torch module or plain
-callable returning logits, or an :class:`MLPPolicy`. It always applies the mask itself: an
-unmasked ``predict`` (sb3-contrib's ``MaskablePPO.predict`` without ``action_masks=``) picks
-illegal actions, and a policy trained without masks has no notion of them. Sampling (with
-``deterministic=False``) uses the evaluation's seeded generator, not torch's global one, so a
-stochastic policy gives the same episodes on every run too.
+Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), a torch module, any
+callable on the env's observation (dict forms included), or an :class:`MLPPolicy`. It always
+applies the mask itself: an unmasked ``predict`` (sb3-contrib's ``MaskablePPO.predict``
+without ``action_masks=``) picks illegal actions, and a policy trained without masks has no
+notion of them. Sampling (with ``deterministic=False``) uses the evaluation's seeded generator,
+not torch's global one, so a stochastic policy gives the same episodes on every run too.
 
 :class:`MLPPolicy` is how learned agents ship: the weights of the policy network as numpy
 arrays in one ``.npz`` file with its metadata (rules, observation form, training run). It runs
@@ -17,6 +17,7 @@ the torch model it came from.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +116,12 @@ class PolicyAgent:
     """A trained policy as an agent; the mask is always applied.
 
     Args:
-        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, or a callable (a torch
-            module, say) mapping an observation to logits.
+        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, a torch module (called on
+            a batch of one: a float tensor, or a dict of them for dict observations), or any
+            other callable mapping one observation, exactly as the env gives it, to 327 logits
+            (numpy, a list or a tensor). So a policy that reads dict observations (RLlib's
+            ``{"observations", "action_mask"}``) evaluates as ``PolicyAgent(fn,
+            obs_mode="rllib")`` with no agent class of its own.
         name: the name shown in tables.
         obs_mode: the observation form the policy was trained on (evaluation builds the env
             with it); an ``MLPPolicy`` brings its own from its metadata, and its
@@ -148,15 +153,22 @@ class PolicyAgent:
         p = self.policy
         if isinstance(p, MLPPolicy):
             return p.logits(obs)
-        import torch  # an SB3 model or a torch module: the train extra is there
+        if _is_sb3(p) or _is_torch_module(p):
+            import torch  # an SB3 model or a torch module: the train extra is there
 
-        with torch.no_grad():
-            if hasattr(p, "policy") and hasattr(p.policy, "get_distribution"):
-                tensor, _ = p.policy.obs_to_tensor(obs)
-                out = p.policy.get_distribution(tensor).distribution.logits
-            else:
-                out = p(torch.as_tensor(np.asarray(obs, np.float32))[None])
-        return out.detach().cpu().numpy().reshape(-1)
+            with torch.no_grad():
+                if _is_sb3(p):
+                    tensor, _ = p.policy.obs_to_tensor(obs)
+                    out = p.policy.get_distribution(tensor).distribution.logits
+                else:
+                    out = p(_as_tensor_batch(obs, torch))
+            return out.detach().cpu().numpy().reshape(-1)
+        # Any other callable gets the observation as the env gives it (a dict for the dict,
+        # pettingzoo and rllib forms) and may answer with numpy, a list or a torch tensor.
+        out = p(obs)
+        if hasattr(out, "detach"):
+            out = out.detach().cpu().numpy()
+        return np.asarray(out, np.float64).reshape(-1)
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The policy's choice among the legal actions."""
@@ -166,6 +178,24 @@ class PolicyAgent:
             return int(np.argmax(masked))
         p = np.exp(masked - masked.max())
         return int(rng.choice(len(p), p=p / p.sum()))
+
+
+def _is_sb3(policy: Any) -> bool:
+    """An SB3 / sb3-contrib model: it has a policy that gives a distribution."""
+    return hasattr(policy, "policy") and hasattr(policy.policy, "get_distribution")
+
+
+def _is_torch_module(policy: Any) -> bool:
+    """A torch ``nn.Module`` (checked without importing torch when it is not loaded)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(policy, torch.nn.Module)
+
+
+def _as_tensor_batch(obs: Any, torch: Any) -> Any:
+    """One observation as a batch of one: a float tensor, or a dict of them (dict forms)."""
+    if isinstance(obs, dict):
+        return {k: _as_tensor_batch(v, torch) for k, v in obs.items()}
+    return torch.as_tensor(np.asarray(obs, np.float32))[None]
 
 
 __all__ = ["MLPPolicy", "PolicyAgent"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import csv
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tqdm import tqdm
@@ -26,6 +25,7 @@ from tqdm import tqdm
 from pyramid_env.engine.rules import PRESETS
 from pyramid_env.seeds import LABELLED, SEED_SETS
 from pyramid_env.solver import Verdict, solve
+from pyramid_env.workers import process_pool
 
 OUT = Path(__file__).parents[1] / "pyramid_env" / "labels"
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
     args.out.mkdir(parents=True, exist_ok=True)
     deals = sorted(n for name in args.sets for n in SEED_SETS[name][: args.limit])
     counts = {}
-    with ProcessPoolExecutor(args.workers) as pool:
+    with process_pool(args.workers) as pool:
         for rules in args.rules:
             start = time.time()
             jobs = [(rules, n, args.time_limit, args.shortest_limit) for n in deals]

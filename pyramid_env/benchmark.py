@@ -3,25 +3,48 @@
     pyramid-env benchmark                                  # relaxed, test[:1000], all agents
     pyramid-env benchmark --rules msc --agents greedy solver --seeds "val[:200]"
 
-Default agents: every baseline, every shipped learned agent trained for the rules, and the
-solver (the clairvoyant ceiling). Each is run through :func:`pyramid_env.evaluate` on the same
-deals. Output folder (``--out``, default ``results/benchmark/<rules>``): ``benchmark.md`` (the
-table), ``benchmark.csv`` (one row per agent), ``episodes.csv`` (one row per agent and deal) and
-``benchmark.png`` (win rates with their 95% intervals; needs matplotlib, the ``bench`` extra).
+Default agents: every baseline, the search agents that play the rules, every shipped agent
+trained for the rules, and the solver (the clairvoyant ceiling). Each is run through
+:func:`pyramid_env.evaluate` on the same deals. Agents come in four kinds (:func:`agent_kind`):
+``baseline``, ``search``, ``learned`` and ``clairvoyant``; the table, the CSV and the chart
+group them in that order, so a learned agent is read against the baselines above it and the
+ceiling below it.
+
+A run first prints its plan (rules, deals, stock view, workers, agents by kind, output folder),
+so a mistyped option shows before minutes of work; then progress bars; then the table once.
+Output folder (``--out``, default ``results/benchmark/<rules>``): ``benchmark.md`` (the table),
+``benchmark.csv`` (one row per agent), ``episodes.csv`` (one row per agent and deal) and
+``benchmark.png`` (win rate and solver-normalised win rate with their 95% intervals, coloured by
+kind; needs matplotlib, the ``bench`` extra).
 """
 
 from __future__ import annotations
 
 import csv
+import functools
+import importlib.util
+import math
 import os
 import platform
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
 
-from pyramid_env.agents import BASELINES, SEARCH, shipped
+from pyramid_env.agents import BASELINES, ORACLES, SEARCH, LookaheadAgent, MLPPolicy, shipped
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.evaluation import Report, evaluate
+from pyramid_env.seeds import seed_set
+
+# The four kinds of agent, in table order, with what sets each apart (the note under the table
+# says it, so a reader does not compare a clairvoyant agent with the rest unawares).
+KINDS: dict[str, str] = {
+    "baseline": "hand-written rules",
+    "search": "looks ahead over what a player knows, value-* with a learned leaf value",
+    "learned": "a trained policy network",
+    "clairvoyant": "reads the stock order: the ceiling",
+}
+FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
 
 
 def machine() -> str:
@@ -35,6 +58,65 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+@functools.cache
+def _shipped_meta() -> dict[str, dict[str, Any]]:
+    """``shipped()``, read once per process: a run asks about every agent, and help lists all."""
+    return shipped()
+
+
+def _meta(name: str) -> dict[str, Any] | None:
+    """A trained agent's metadata (a .npz path or a shipped name, as ``make_agent`` reads them).
+
+    ``None`` for any other name, known or not.
+    """
+    path = Path(name)
+    if path.suffix == ".npz" and path.is_file():
+        return MLPPolicy.load(path).meta
+    return _shipped_meta().get(name)
+
+
+def known_agents() -> dict[str, list[str]]:
+    """Every agent that can be named, by kind (for help text and the unknown-agent message)."""
+    out: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    out["baseline"] += BASELINES
+    out["search"] += SEARCH
+    for name, meta in _shipped_meta().items():
+        out["search" if meta.get("kind") == "value" else "learned"].append(name)
+    out["clairvoyant"] += ORACLES
+    return out
+
+
+def agent_kind(name: str) -> str:
+    """Which of the four kinds (:data:`KINDS`) the agent ``name`` is.
+
+    The kind says what an agent's figures can be compared with: ``baseline`` (hand-written
+    rules), ``search`` (looks ahead over what a player knows; a shipped value network is one,
+    with a learned leaf value), ``learned`` (a trained policy: another shipped agent or a .npz
+    path) and ``clairvoyant`` (reads the stock order, so it is the ceiling, not a rival).
+
+    Args:
+        name: an agent name as ``make_agent`` takes it, or a path to a .npz file.
+
+    Returns:
+        ``"baseline"``, ``"search"``, ``"learned"`` or ``"clairvoyant"``.
+
+    Raises:
+        ValueError: an unknown name, listing the known ones (a run checks every name before
+            it starts, rather than fail after the agents before it have played).
+    """
+    if name in BASELINES:
+        return "baseline"
+    if name in SEARCH:
+        return "search"
+    if name in ORACLES:
+        return "clairvoyant"
+    meta = _meta(name)
+    if meta is None:
+        known = [n for names in known_agents().values() for n in names]
+        raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
+    return "search" if meta.get("kind") == "value" else "learned"
+
+
 def default_agents(rules: str) -> list[str]:
     """The agents a benchmark of ``rules`` runs when none are named.
 
@@ -46,16 +128,31 @@ def default_agents(rules: str) -> list[str]:
     return [*BASELINES, *search, *learned, "solver"]
 
 
+def by_kind(agents: list[str]) -> list[str]:
+    """``agents`` grouped by kind in :data:`KINDS` order, keeping the given order within a kind.
+
+    Raises:
+        ValueError: an unknown agent name (from :func:`agent_kind`).
+    """
+    order = list(KINDS)
+    return sorted(agents, key=lambda name: order.index(agent_kind(name)))
+
+
+def _kind(summary: dict[str, Any]) -> str:
+    """A summary's kind: as :func:`run` records it, else from the agent's name."""
+    return summary.get("kind") or agent_kind(summary["agent"])
+
+
 def markdown(summaries: list[dict[str, Any]]) -> str:
-    """The results table in markdown."""
+    """The results table in markdown, one row per summary, in the order given."""
     lines = [
-        "| agent | stock order | win rate | 95% CI | solver-normalised | 95% CI | cards left "
-        "| moves (won) | time |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| agent | kind | stock order | win rate | 95% CI | solver-normalised | 95% CI "
+        "| cards left | moves (won) | time |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         lines.append(
-            f"| {s['agent']} | {s['observe_stock']} | {s['win_rate']:.1%} | "
+            f"| {s['agent']} | {_kind(s)} | {s['observe_stock']} | {s['win_rate']:.1%} | "
             f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | "
             f"{s['solver_normalised']:.1%} | {s['norm_ci_low']:.1%} – {s['norm_ci_high']:.1%} | "
             f"{s['cards_left']:.2f} | {s['moves_won']:.0f} | {s['seconds']:.0f} s |"
@@ -63,30 +160,137 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: ``"1 deal"``, ``"1,000 deals"``."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def plan(
+    rules: str,
+    seeds: str,
+    agents: list[str],
+    observe_stock: str,
+    out: str | Path,
+    workers: int,
+) -> str:
+    """What a run is about to do, printed before any work so a wrong option shows at once.
+
+    Args:
+        rules: the preset name.
+        seeds: the seed-set spec.
+        agents: the agent names, in the order they will run.
+        observe_stock: ``"seen"`` or ``"full"``.
+        out: the output folder.
+        workers: processes per agent.
+
+    Returns:
+        A block of lines: rules, deals, stock view, workers, agents by kind, output folder.
+
+    Raises:
+        ValueError: an unknown preset, seed spec or agent name.
+    """
+    n = len(seed_set(seeds))
+    view = {"seen": "the cards turned so far", "full": "the whole order"}.get(observe_stock, "")
+    groups: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for name in agents:
+        kind = agent_kind(name)
+        trained_view = (_meta(name) or {}).get("observe_stock") if kind == "learned" else None
+        # A policy plays with the stock view it was trained on (evaluate() honours it): say so
+        # where it differs from the run's, or its row's "stock order" would surprise.
+        extra = f" (sees {trained_view})" if trained_view and trained_view != observe_stock else ""
+        groups[kind].append(name + extra)
+    listed = [f"{kind}: {', '.join(names)}" for kind, names in groups.items() if names]
+    chart = importlib.util.find_spec("matplotlib") is not None  # find_spec does not import it
+    files = ", ".join(FILES if chart else [*FILES[:-1], "no chart: matplotlib is not installed"])
+    lines = [
+        f"Benchmark plan: {_count(len(agents), 'agent')}, each on the same {_count(n, 'deal')}",
+        f"  rules        {get_rules(rules).describe()}",
+        f"  deals        {seeds} ({_count(n, 'deal')})",
+        f"  stock order  {observe_stock}: agents see {view}; trained policies keep the view they",
+        "               were trained with; clairvoyant agents read the whole order",
+        f"  workers      {_count(workers, 'process', 'processes')} per agent",
+        f"  agents       {listed[0] if listed else '(none)'}",
+        *(f"               {line}" for line in listed[1:]),
+        f"  output       {out}/ ({files})",
+    ]
+    return "\n".join(lines)
+
+
+# One colour per kind (Okabe-Ito, distinguishable with the common colour-vision deficiencies).
+KIND_COLOURS = {
+    "baseline": "#56B4E9",
+    "search": "#009E73",
+    "learned": "#E69F00",
+    "clairvoyant": "#CC79A7",
+}
+
+
 def plot(summaries: list[dict[str, Any]], path: Path, title: str) -> bool:
-    """Bar chart of win rates with 95% intervals; False if matplotlib is not installed."""
+    """Draw the two rates side by side, coloured by kind; False if matplotlib is missing.
+
+    Left: the win rate with its 95% Wilson interval. Right: the solver-normalised win rate
+    (share of the winnable deals won) with its interval. Both panels list the agents in the
+    order given, so a row reads across; the colours and the legend tell the kinds apart, so a
+    clairvoyant ceiling is not mistaken for a rival.
+
+    Args:
+        summaries: rows as :func:`run` returns them (a missing ``kind`` is worked out).
+        path: the PNG to write.
+        title: the figure's title.
+
+    Returns:
+        True if the chart was written.
+    """
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
     except ImportError:
         return False
     names = [s["agent"] for s in summaries]
-    rates = [100 * s["win_rate"] for s in summaries]
-    err = [
-        [r - 100 * s["ci_low"] for r, s in zip(rates, summaries, strict=True)],
-        [100 * s["ci_high"] - r for r, s in zip(rates, summaries, strict=True)],
-    ]
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
-    ax.barh(names, rates, xerr=err, color="#4878a8", capsize=3)
-    for i, r in enumerate(rates):
-        ax.text(1.5, i, f"{r:.1f}%", va="center", fontsize=8, color="white")
-    ax.invert_yaxis()
-    ax.set_xlim(0, 105)
-    ax.set_xlabel("deals won (%), 95% Wilson interval")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    kinds = [_kind(s) for s in summaries]
+    panels = (
+        ("win_rate", "ci_low", "ci_high", "win rate", "% of the deals"),
+        (
+            "solver_normalised",
+            "norm_ci_low",
+            "norm_ci_high",
+            "solver-normalised win rate",
+            "% of the deals the solver wins",
+        ),
+    )
+    fig, axes = plt.subplots(
+        1, 2, sharey=True, figsize=(10, 0.38 * len(names) + 1.8), layout="constrained"
+    )
+    for ax, (key, low, high, name, unit) in zip(axes, panels, strict=True):
+        for i, (s, kind) in enumerate(zip(summaries, kinds, strict=True)):
+            rate = s[key]
+            if math.isnan(rate):  # no deal of the set is winnable (or none was played)
+                ax.text(1, i, "n/a", va="center", fontsize=8)
+                continue
+            # Clamped: at 100% the interval's top can round a hair below the rate.
+            err = [[max(0.0, 100 * (rate - s[low]))], [max(0.0, 100 * (s[high] - rate))]]
+            ax.barh(i, 100 * rate, xerr=err, color=KIND_COLOURS[kind], height=0.7, capsize=2.5)
+            ax.text(100 * s[high] + 1.5, i, f"{rate:.1%}", va="center", fontsize=8)
+        ax.set_xlim(0, 116)
+        ax.set_xticks(range(0, 101, 20))
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel(f"{unit}, 95% Wilson interval", fontsize=9)
+    axes[0].set_yticks(range(len(names)), names)
+    axes[0].set_ylim(len(names) - 0.5, -0.5)  # first agent at the top
+    present = [kind for kind in KINDS if kind in kinds]
+    fig.legend(
+        handles=[Patch(color=KIND_COLOURS[k], label=k) for k in present],
+        loc="outside lower center",
+        ncols=len(present),
+        frameon=False,
+        fontsize=9,
+    )
+    fig.suptitle(title, fontsize=11)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
@@ -101,19 +305,56 @@ def run(
     workers: int = 2,
     progress: bool = True,
 ) -> list[dict[str, Any]]:
-    """Evaluate each agent on the deals, write the outputs and return the summaries."""
+    """Evaluate each agent on the deals, write the outputs and return the summaries.
+
+    Prints the plan first (every option is checked before any agent plays), then progress
+    bars (on stderr, cleared as they finish), then the table once, the note and the files.
+
+    Args:
+        rules: a preset name.
+        seeds: a seed-set spec, such as ``"test[:1000]"``.
+        agents: agent names or .npz paths; default :func:`default_agents`. They run and are
+            tabled grouped by kind (:func:`by_kind`).
+        observe_stock: ``"seen"`` or ``"full"``, what the non-trained agents see of the stock.
+        out: the output folder; default ``results/benchmark/<rules>``.
+        workers: processes per agent.
+        progress: show progress bars (needs tqdm, the ``bench`` extra).
+
+    Returns:
+        One summary per agent (``Report.summary()`` with a ``kind``), in table order.
+
+    Raises:
+        ValueError: an unknown preset, seed spec or agent, or a search agent the rules do not
+            allow, before any work.
+    """
     start = time.time()
-    get_rules(rules)  # an unknown preset fails here, before any work
-    agents = agents or default_agents(rules)
+    preset = get_rules(rules)  # an unknown preset fails here, before any work
+    agents = by_kind(agents or default_agents(rules))
+    for name in agents:  # a search agent fails on its first move under other rules: fail now
+        searcher = SEARCH.get(name, LookaheadAgent)  # a shipped value network plays lookahead
+        if agent_kind(name) == "search" and not searcher.supports(preset):
+            raise ValueError(f"{name} searches free-stock rules only, not {rules}")
     out = Path(out or Path("results") / "benchmark" / rules)
+    print(plan(rules, seeds, agents, observe_stock, out, workers), flush=True)
     out.mkdir(parents=True, exist_ok=True)
+    bar = None
+    if progress and len(agents) > 1:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(agents), desc="agents", unit="agent", leave=False)
     reports: list[Report] = []
     for name in agents:
         reports.append(
             evaluate(name, rules, seeds, observe_stock, workers=workers, progress=progress)
         )
-        print(markdown([reports[-1].summary()]).splitlines()[-1], flush=True)
-    summaries = [r.summary() for r in reports]
+        if bar:
+            bar.update()
+    if bar:
+        bar.close()
+    summaries = [
+        {"agent": r.agent, "kind": agent_kind(name), **r.summary()}
+        for name, r in zip(agents, reports, strict=True)
+    ]
     with open(out / "benchmark.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(summaries[0]))
         w.writeheader()
@@ -124,17 +365,35 @@ def run(
         for r in reports:
             w.writerows([r.agent, *row.values()] for row in r.rows())
     n = summaries[0]["deals"]
-    note = (
+    kinds = ", ".join(f"{kind} ({why})" for kind, why in KINDS.items())
+    note = textwrap.fill(
         f"`{rules}`, deals {seeds} ({n}); stock order: what each agent may see of it "
-        f"(`seen`: cards turned so far; `full`: all; `clairvoyant`: the oracles); "
-        f"{machine()}; {workers} worker(s); {time.time() - start:.0f} s wall"
+        f"(`seen`: cards turned so far; `full`: all; `clairvoyant`: the oracles); kind: "
+        f"{kinds}; {machine()}; {_count(workers, 'worker')}; {time.time() - start:.0f} s wall",
+        width=100,
+        break_on_hyphens=False,
     )
     table = markdown(summaries)
     (out / "benchmark.md").write_text(f"{table}\n\n{note}\n")
     drew = plot(summaries, out / "benchmark.png", f"{rules}: {n} deals of {seeds}")
+    written = [f for f in FILES if drew or f != "benchmark.png"]
     print(f"\n{table}\n\n{note}")
-    print(f"written to {out}/" + ("" if drew else " (no chart: matplotlib is not installed)"))
+    print(
+        f"written to {out}/: {', '.join(written)}"
+        + ("" if drew else " (no chart: matplotlib is not installed)")
+    )
     return summaries
 
 
-__all__ = ["default_agents", "machine", "markdown", "run"]
+__all__ = [
+    "KINDS",
+    "agent_kind",
+    "by_kind",
+    "default_agents",
+    "known_agents",
+    "machine",
+    "markdown",
+    "plan",
+    "plot",
+    "run",
+]

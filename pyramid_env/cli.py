@@ -4,6 +4,10 @@
 deal's board, its code and its rules. ``pyramid-env solve ... [--shortest] [--json]`` solves it
 (the solver knows the stock order). ``pyramid-env benchmark [--rules R] [--seeds S] [--agents
 ...]`` plays every agent on fixed deals and writes the table (see ``pyramid_env.benchmark``).
+
+The help text is plain (argparse prints it as written, so no reST markup there); the list of
+agents in ``benchmark --help`` is filled in only when help is shown (:class:`_Help`), since it
+imports the agents and reads the shipped networks, which ``show`` should not pay for.
 """
 
 from __future__ import annotations
@@ -11,18 +15,96 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from pyramid_env.engine import PRESETS, CardError, Game, to_deal
 from pyramid_env.engine.notation import format_board
 
+# Help text is printed as written (RawDescriptionHelpFormatter), so it is plain text, with lines
+# under 80 characters to fit a default terminal.
+DESCRIPTION = """\
+Pyramid Solitaire from the command line: look at a deal, solve it, or
+benchmark the agents. Deals are numbered (0 to 2**64 - 1) or given by code
+(P1-...); the rules are a named preset."""
+
+EPILOG = """\
+examples:
+  pyramid-env show --deal 5               deal 5's board, code and rules
+  pyramid-env show --deal 5 --hide-stock  as a player sees it: stock face down
+  pyramid-env solve --deal 5 --shortest   a shortest winning line (or "loss")
+  pyramid-env benchmark                   every agent on 1,000 test deals
+  pyramid-env benchmark --agents greedy solver --seeds "val[:200]"
+
+"pyramid-env COMMAND --help" gives a command's options."""
+
+SHOW_DESCRIPTION = """\
+Print a deal's board (the pyramid, then the stock, top card first), its code
+and its rules. With no deal given, deal 0."""
+
+SOLVE_DESCRIPTION = """\
+Solve a deal exactly: won or lost, with a winning line (with --shortest, one
+with the fewest steps). The solver sees the whole stock order. With no deal
+given, deal 0."""
+
+BENCHMARK_DESCRIPTION = """\
+Play agents on the same fixed deals and compare them. Prints its plan first,
+then progress bars, then one table: the win rate and the solver-normalised
+win rate (the share of the deals the solver can win that the agent wins),
+each with its 95% interval. Writes benchmark.md and benchmark.csv (the
+table), episodes.csv (one row per agent and deal) and benchmark.png (the
+chart; needs matplotlib) to the output folder."""
+
+BENCHMARK_EPILOG = """\
+agent kinds (the table and the chart group them in this order):
+  baseline     hand-written rules
+  search       looks ahead over what a player knows (value-*: with a
+               learned leaf value)
+  learned      a trained policy network
+  clairvoyant  reads the stock order: the ceiling, not a rival
+
+examples:
+  pyramid-env benchmark --seeds "test[:50]" --agents greedy solver --workers 1
+  pyramid-env benchmark --rules msc --seeds "val[:200]" --out results/msc-val"""
+
+AGENTS = "{agents}"  # replaced by the list of agents, only when help is printed
+
+
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Plain help: descriptions as written, option help wrapped without breaking names.
+
+    ``{agents}`` in an option's help becomes the list of agents by kind. Listing them imports
+    the agents and reads the shipped networks (about half a second), so it happens here, when
+    help is printed, not on every command. Option help is wrapped at spaces only: agent and
+    preset names have hyphens (``bc-ppo-msc``), and a name split across lines misleads.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text and AGENTS in text:
+            from pyramid_env.benchmark import known_agents
+
+            kinds = known_agents()
+            text = text.replace(
+                AGENTS, "; ".join(f"{k}: {', '.join(n)}" for k, n in kinds.items() if n)
+            )
+        return text
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+_RULES_HELP = f"rule preset: {', '.join(PRESETS)} (default relaxed)"
+
 
 def _add_deal_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--deal", type=int, help="deal number (0 <= N < 2**64); the default is 0")
+    g.add_argument(
+        "--deal", type=int, metavar="N", help="deal number (0 <= N < 2**64); the default is 0"
+    )
     g.add_argument("--code", help="deal code, 'P1-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
-    p.add_argument("--rules", default="relaxed", help=f"preset: {', '.join(PRESETS)}")
+    p.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -72,26 +154,72 @@ def _benchmark(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
-    parser = argparse.ArgumentParser(prog="pyramid-env", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    show = sub.add_parser("show", help="print a deal's board and code")
+    parser = argparse.ArgumentParser(
+        prog="pyramid-env", description=DESCRIPTION, epilog=EPILOG, formatter_class=_Help
+    )
+    sub = parser.add_subparsers(title="commands", dest="command", required=True)
+    show = sub.add_parser(
+        "show",
+        help="print a deal's board, code and rules",
+        description=SHOW_DESCRIPTION,
+        formatter_class=_Help,
+    )
     _add_deal_args(show)
     show.add_argument("--hide-stock", action="store_true", help="print the stock face down")
     show.set_defaults(func=_show)
-    solve = sub.add_parser("solve", help="won or lost, with a winning (or shortest) line")
+    solve = sub.add_parser(
+        "solve",
+        help="won or lost, with a winning (or shortest) line",
+        description=SOLVE_DESCRIPTION,
+        formatter_class=_Help,
+    )
     _add_deal_args(solve)
     solve.add_argument("--shortest", action="store_true", help="a line with the fewest steps")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
-    solve.add_argument("--budget", type=int, help="give up (unknown) after N positions")
-    solve.add_argument("--time-limit", type=float, help="give up (unknown) after S seconds")
+    solve.add_argument(
+        "--budget", type=int, metavar="N", help="give up (unknown) after N positions"
+    )
+    solve.add_argument(
+        "--time-limit", type=float, metavar="S", help="give up (unknown) after S seconds"
+    )
     solve.set_defaults(func=_solve)
-    bench = sub.add_parser("benchmark", help="every agent on fixed deals: table, CSV, chart")
-    bench.add_argument("--rules", default="relaxed", help=f"preset: {', '.join(PRESETS)}")
-    bench.add_argument("--seeds", default="test[:1000]", help="'test[:1000]', 'val', '0-99'...")
-    bench.add_argument("--agents", nargs="+", help="default: baselines, shipped, solver")
-    bench.add_argument("--observe-stock", default="seen", choices=["seen", "full"])
-    bench.add_argument("--out", help="output folder (default results/benchmark/<rules>)")
-    bench.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    bench = sub.add_parser(
+        "benchmark",
+        help="every agent on fixed deals: table, CSVs, chart",
+        description=BENCHMARK_DESCRIPTION,
+        epilog=BENCHMARK_EPILOG,
+        formatter_class=_Help,
+    )
+    bench.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
+    bench.add_argument(
+        "--seeds",
+        default="test[:1000]",
+        metavar="SPEC",
+        help='the deals: a set (test, val, train), a slice of one ("val[:200]"), a span '
+        "(0-99) or a list (3,5,8); default test[:1000]",
+    )
+    bench.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"agents to run, by name or as a path to a .npz policy. Names by kind: {AGENTS}. "
+        "Default: every baseline, the search agents that play the rules, the shipped agents "
+        "trained for the rules, and solver",
+    )
+    bench.add_argument(
+        "--observe-stock",
+        default="seen",
+        choices=["seen", "full"],
+        help="what the agents see of the stock order: seen (the cards turned so far, as a "
+        "player) or full (all of it); default seen. Trained policies keep the view they were "
+        "trained with; clairvoyant agents see it all",
+    )
+    bench.add_argument(
+        "--out", metavar="DIR", help="output folder (default results/benchmark/PRESET)"
+    )
+    bench.add_argument(
+        "--workers", type=int, default=2, metavar="N", help="processes per agent (default 2)"
+    )
     bench.add_argument("--no-progress", action="store_true", help="no progress bars")
     bench.set_defaults(func=_benchmark)
     args = parser.parse_args(argv)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -33,6 +32,7 @@ from pyramid_env.engine.rules import PRESETS, Rules, get_rules
 from pyramid_env.engine.state import why_illegal
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.seeds import labels, seed_set
+from pyramid_env.workers import process_pool
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -195,7 +195,8 @@ def evaluate(
             and the oracles see all regardless (the report says ``"clairvoyant"``).
         max_steps: the env's step limit per deal.
         seed: the agent's random seed (combined with each deal number).
-        workers: processes to spread the deals over (the agent is pickled to each).
+        workers: processes to spread the deals over (the agent is pickled to each); each
+            runs its BLAS and torch on ``cpu_count // workers`` threads.
         progress: show a progress bar (needs tqdm, the ``bench`` extra).
         solver_time_limit: seconds per deal when a solver verdict must be computed.
 
@@ -220,7 +221,7 @@ def evaluate(
         bar = tqdm(total=len(deals), desc=agent.name, unit="deal", leave=False)
     results: list[tuple[bool, int, int, int, bool]] = []
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:  # BLAS and torch threads: a share of the cores
             futures = [pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed) for c in chunks]
             for fut, c in zip(futures, chunks, strict=True):
                 results += fut.result()

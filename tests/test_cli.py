@@ -1,5 +1,10 @@
+import subprocess
+import sys
+
+import pytest
+
 from pyramid_env.cli import main
-from pyramid_env.engine import deal
+from pyramid_env.engine import PRESETS, deal
 
 
 def test_show_prints_board_and_code(capsys):
@@ -51,7 +56,8 @@ def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
     args = ["benchmark", "--rules", "msc", "--seeds", "val[:8]", "--agents", "random", "greedy"]
     assert main([*args, "solver", "--out", str(out), "--workers", "1", "--no-progress"]) == 0
     printed = capsys.readouterr().out
-    assert "| greedy |" in printed and "| solver |" in printed
+    assert printed.count("| greedy | baseline |") == 1 and printed.count("| solver |") == 1
+    assert printed.index("Benchmark plan: 3 agents") < printed.index("| agent |")
     assert {p.name for p in out.iterdir()} == {
         "benchmark.md",
         "benchmark.csv",
@@ -63,6 +69,11 @@ def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
     greedy = evaluate("greedy", "msc", "val[:8]").summary()
     assert int(rows["greedy"]["wins"]) == greedy["wins"]
     assert float(rows["solver"]["solver_normalised"]) == 1.0
+    assert [(r["agent"], r["kind"]) for r in rows.values()] == [
+        ("random", "baseline"),
+        ("greedy", "baseline"),
+        ("solver", "clairvoyant"),
+    ]
     with open(out / "episodes.csv") as f:
         assert len(list(csv.DictReader(f))) == 3 * 8
 
@@ -74,3 +85,48 @@ def test_benchmark_bad_input_is_named(capsys, tmp_path):
     assert "unknown seed set 'tset'" in capsys.readouterr().err
     assert main(["benchmark", "--agents", "gredy", "--out", str(tmp_path)]) == 2
     assert "unknown agent 'gredy'" in capsys.readouterr().err
+
+
+def _help(capsys, *args):
+    with pytest.raises(SystemExit) as exit_:
+        main([*args, "--help"])
+    assert exit_.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_is_plain_text_with_examples(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    top = _help(capsys)
+    assert "``" not in top and ":func:" not in top
+    assert "examples:\n  pyramid-env show --deal 5" in top
+    assert "pyramid-env benchmark" in top
+    for command in ("show", "solve", "benchmark"):
+        text = _help(capsys, command)
+        assert "``" not in text, command
+        assert f"usage: pyramid-env {command}" in text
+        assert max(map(len, text.splitlines())) <= 80, command
+
+
+def test_benchmark_help_lists_agents_presets_and_defaults(capsys, monkeypatch):
+    from pyramid_env.agents import BASELINES, ORACLES, SEARCH, shipped
+
+    monkeypatch.setenv("COLUMNS", "80")
+    text = _help(capsys, "benchmark")
+    agents = text[text.index("  --agents AGENT") : text.index("  --observe-stock {")]
+    words = set(agents.replace(",", " ").replace(";", " ").replace(".", " ").split())
+    assert {"greedy", "solver", "lookahead"} <= words
+    assert {*BASELINES, *SEARCH, *ORACLES, *shipped()} <= words  # hyphenated names kept whole
+    assert "Default: every baseline" in agents
+    assert "baseline: random," in " ".join(agents.split())
+    rules = " ".join(text[text.index("  --rules PRESET") : text.index("  --seeds SPEC")].split())
+    assert all(f" {name}," in rules or f" {name} " in rules for name in PRESETS)
+    assert "(default relaxed)" in rules
+
+
+def test_show_does_not_load_the_agents():
+    # Listing agents in the help imports them and reads the networks: only when help is shown.
+    code = (
+        "import sys; from pyramid_env.cli import main; main(['show', '--deal', '1']); "
+        "sys.exit('pyramid_env.agents' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0

@@ -15,6 +15,12 @@ have one, and the recycles used::
     waste: 7d
     recycles: 0
 
+A board can also be printed as a player sees it (``format_board(s, hide_stock=True)`` or
+``known=``): the stock line then names only the cards the player knows, in drawing order, and
+writes ``??`` for each of the others (``stock: 4s ?? ?? 7c``); with none known it just counts
+them (``stock: 24 face down``). The waste is face up, so it is always printed. Such a board does
+not say where the hidden cards are, so :func:`parse_board` refuses it.
+
 It serves ``str(state)``, test fixtures (``tests/fixtures/boards``) and hand-built positions:
 :func:`parse_board` accepts any position whose cards are distinct, filling the removed places
 with the cards that appear nowhere. Lines starting with ``#`` are comments.
@@ -29,13 +35,24 @@ from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.layout import ROWS, SHAPES, SLOTS, UNCOVERS, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, STOCK, WASTE, Move, MoveKind
 from pyramid_env.engine.rules import Rules, StockPlay, get_rules
-from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State
+from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State, face_up
 
 _GAP = "  "
+HIDDEN = "??"
+"""How a board written as a player sees it marks a stock card whose face is not known."""
 
 
-def format_board(s: State, *, hide_stock: bool = False) -> str:
-    """The board as text, parseable by :func:`parse_board` unless ``hide_stock``."""
+def format_board(s: State, *, hide_stock: bool = False, known: int | None = None) -> str:
+    """The board as text; the whole stock, parseable by :func:`parse_board`, unless hidden.
+
+    Args:
+        s: the position.
+        hide_stock: print the stock as a player at the table sees it: only a card the rules lay
+            face up (the ``msc`` stock top) is named. Shorthand for ``known=face_up(s)``.
+        known: stock cycle positions whose card may be named (bit ``i``: deal card
+            ``SLOTS + i``), e.g. ``PyramidEnv.known_stock()``, so the text shows exactly what the
+            observation shows. The others are written ``??``.
+    """
     lines = []
     for r in range(ROWS):
         first = r * (r + 1) // 2
@@ -44,17 +61,32 @@ def format_board(s: State, *, hide_stock: bool = False) -> str:
             for i in range(first, first + r + 1)
         ]
         lines.append(_GAP * (ROWS - 1 - r) + _GAP.join(cells))
-    stock = s.stock_cards
-    if hide_stock:
-        lines.append(f"stock: {len(stock)} face down")
-    else:
-        lines.append("stock: " + " ".join(CARD_NAMES[c] for c in stock))
+    if known is None and hide_stock:
+        known = face_up(s)
+    lines.append(stock_line(s, known))
     lines.append("waste: " + " ".join(CARD_NAMES[c] for c in s.waste_cards))
     if s.rules.stock_play is StockPlay.DRAWN_AND_WASTE:
         d = s.drawn_card
         lines.append(f"drawn: {CARD_NAMES[d] if d is not None else '..'}")
     lines.append(f"recycles: {s.recycles}")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def stock_line(s: State, known: int | None = None) -> str:
+    """The board's ``stock:`` line: every card (``known=None``) or only the ``known`` ones.
+
+    Unknown cards are written :data:`HIDDEN` in their place in the drawing order, so a reader
+    sees how deep a known card lies; a stock with no known card is just counted.
+    """
+    if known is None:
+        return "stock: " + " ".join(CARD_NAMES[c] for c in s.stock_cards)
+    cycle = range(s.ptr, STOCK_SIZE)
+    live = [i for i in cycle if s.left >> i & 1]
+    if live and not any(known >> i & 1 for i in live):
+        return f"stock: {len(live)} face down"
+    return "stock: " + " ".join(
+        CARD_NAMES[s.deal.cards[SLOTS + i]] if known >> i & 1 else HIDDEN for i in live
+    )
 
 
 def parse_board(text: str, rules: Rules | str | None = None) -> State:
@@ -83,6 +115,13 @@ def parse_board(text: str, rules: Rules | str | None = None) -> State:
     unknown = set(fields) - {"stock", "waste", "drawn", "recycles"}
     if unknown:
         raise CardError(f"unknown board line(s): {', '.join(sorted(unknown))}")
+
+    hidden = fields.get("stock", [])
+    if HIDDEN in hidden or "face" in hidden:
+        raise CardError(
+            "the stock is printed hidden (?? or 'face down'): a board printed as a player sees "
+            "it does not say where those cards are; print it with format_board(s) to parse it"
+        )
 
     def cards_of(tokens: list[str]) -> list[int | None]:
         return [None if t in ("..", "--") else parse_card(t) for t in tokens]

@@ -213,6 +213,20 @@ class State:
         return None if m is None else m - self.recycles
 
 
+def face_up(s: State) -> int:
+    """Cycle positions face up now: the waste (and drawn card), and a face-up stock top (``msc``).
+
+    A bitmask like ``s.left`` (bit ``i``: deal card ``SLOTS + i``). It is what a player can see
+    of the stock cycle at this moment, so the env's observation and every text or picture of a
+    hidden stock build on it.
+    """
+    up = s.left & ((1 << s.ptr) - 1)
+    hi = s.left >> s.ptr
+    if hi and s.rules.stock_play is StockPlay.FACE_UP_STOCK:
+        up |= (hi & -hi) << s.ptr
+    return up
+
+
 # -- the fast path ----------------------------------------------------------------------------
 def _removals(s: State) -> list[int]:
     """Ids of every legal removal (unsorted), and of draw or recycle last; no terminal check."""

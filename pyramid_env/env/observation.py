@@ -27,8 +27,8 @@ from gymnasium import spaces
 
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.layout import SHAPES, SLOTS
-from pyramid_env.engine.rules import StockPlay
 from pyramid_env.engine.state import STOCK_SIZE, State
+from pyramid_env.engine.state import face_up as face_up  # moved to the engine; kept here
 
 PIECES: tuple[tuple[str, int, int], ...] = (
     ("pyramid", SLOTS, 13),
@@ -148,12 +148,3 @@ def onehot(obs: dict[str, np.ndarray]) -> np.ndarray:
             parts.append(hot.reshape(*x.shape[:-1], x.shape[-1] * k))
     parts.append(obs["counters"].astype(np.float32) / _COUNTER_SCALE)
     return np.concatenate(parts, axis=-1)
-
-
-def face_up(s: State) -> int:
-    """Cycle cards face up now: the waste (and drawn card), and a face-up stock top (``msc``)."""
-    up = s.left & ((1 << s.ptr) - 1)
-    hi = s.left >> s.ptr
-    if hi and s.rules.stock_play is StockPlay.FACE_UP_STOCK:
-        up |= (hi & -hi) << s.ptr
-    return up

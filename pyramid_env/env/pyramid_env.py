@@ -81,11 +81,17 @@ class PyramidEnv(gym.Env):
     ## Episode End
     Terminated when the goal is reached, when the rules end the game, or (``terminate_on_dead``,
     default) when rulebook 000's dead-deal test holds: no removal now and no stock card could
-    ever help, so no action can change the outcome. Truncated after ``max_steps`` steps.
+    ever help, so no action can change the outcome. Truncated after ``max_steps`` steps, or,
+    where passes are unlimited, after ``max_idle_passes`` (default 2) full passes in a row
+    through the stock without a removal: the position is then back where it was a pass ago, so a
+    policy that plays deterministically would loop until ``max_steps`` (under a pass limit the
+    limit itself ends such a loop, so the rule does not apply). ``info["truncated_by"]`` says
+    which limit (``"max_steps"`` or ``"idle_passes"``) on the step that truncates.
 
     ## Arguments
     ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
-    ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000), ``obs_mode``,
+    ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000),
+    ``max_idle_passes`` (default 2; ``None`` never truncates on idle passes), ``obs_mode``,
     ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``,
     ``terminate_on_dead``, ``render_mode`` (``"ansi"``; with the ``render`` extra ``"rgb_array"``,
     a picture usable with ``RecordVideo``, and ``"human"``, a window), and rule knobs as keywords
@@ -112,6 +118,7 @@ class PyramidEnv(gym.Env):
         terminate_on_dead: bool = True,
         render_mode: str | None = None,
         deals: str | range | list[int] | None = None,
+        max_idle_passes: int | None = 2,
         **rule_knobs: Any,
     ) -> None:
         """See the class docstring's Arguments."""
@@ -129,7 +136,14 @@ class PyramidEnv(gym.Env):
             if value not in allowed:
                 raise ValueError(f"{name}={value!r} is not one of {allowed}")
         self.observe_stock, self.reward_kind, self.obs_mode = observe_stock, reward, obs_mode
+        if max_idle_passes is not None and (
+            isinstance(max_idle_passes, bool) or not isinstance(max_idle_passes, int | np.integer)
+            or max_idle_passes < 1
+        ):
+            raise ValueError(f"max_idle_passes={max_idle_passes!r} must be an int >= 1 or None")
         self.max_steps, self.illegal_action = max_steps, illegal_action
+        # Idle passes end a loop only where nothing else does: unlimited passes.
+        self.max_idle_passes = max_idle_passes if self.rules.passes is None else None
         self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
         self.render_mode = render_mode
         # Deals drawn by reset(): a fixed seed set ("train") keeps training off val and test.
@@ -169,6 +183,7 @@ class PyramidEnv(gym.Env):
         self._encoder = ob.Encoder(s, self.observe_stock == "full")
         self._seen = ob.face_up(s)
         self._steps = self._moves = 0
+        self._idle_passes, self._removed_in_pass = 0, False
         self._update()
         if self.render_mode == "human":
             self.render()
@@ -187,6 +202,11 @@ class PyramidEnv(gym.Env):
         if action in self._ids and not self._done:
             st.apply(s, move)  # the mask is the engine's legal moves: no second check
             self._moves += 1
+            if action > RECYCLE.id:  # a removal
+                self._idle_passes, self._removed_in_pass = 0, True
+            elif action == RECYCLE.id:  # a pass ends
+                self._idle_passes = 0 if self._removed_in_pass else self._idle_passes + 1
+                self._removed_in_pass = False
             self._seen |= ob.face_up(s)
             self._update()
         else:
@@ -206,7 +226,13 @@ class PyramidEnv(gym.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = illegal
-        return self._obs(), reward, terminated, self._steps >= self.max_steps, info
+        truncated = False
+        if not terminated:
+            if self.max_idle_passes is not None and self._idle_passes >= self.max_idle_passes:
+                truncated, info["truncated_by"] = True, "idle_passes"
+            elif self._steps >= self.max_steps:
+                truncated, info["truncated_by"] = True, "max_steps"
+        return self._obs(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as bool (the method sb3-contrib's MaskablePPO looks up)."""
@@ -233,16 +259,17 @@ class PyramidEnv(gym.Env):
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the board as text; ``"rgb_array"``: a picture; ``"human"``: a window.
 
-        The stock stays face down unless the env observes it in full.
+        Both show exactly what the observation shows: the stock line names the cards of
+        :meth:`known_stock` and writes ``??`` for the others (all of them named with
+        ``observe_stock="full"``), so a video or a log never shows more than the agent sees.
         """
         if self.state is None or self.render_mode is None:
             return None
-        reveal = self.observe_stock == "full"
         if self.render_mode == "ansi":
-            return format_board(self.state, hide_stock=not reveal)
+            return format_board(self.state, known=self.known_stock())
         from pyramid_env.env.rendering import Window, render_rgb
 
-        frame = render_rgb(self.state, reveal)
+        frame = render_rgb(self.state, self.known_stock())
         if self.render_mode == "rgb_array":
             return frame
         if self._window is None:

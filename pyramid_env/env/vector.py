@@ -22,7 +22,7 @@ from gymnasium.vector.utils import batch_space
 
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import Deal, to_deal
-from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS
 from pyramid_env.env.batch import Batch
@@ -31,20 +31,35 @@ from pyramid_env.env.pyramid_env import PyramidEnv, draw_deal
 _SHIFT_S = np.arange(24, dtype=np.int64)
 
 
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits per element (numpy >= 2 has it built in)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x).astype(np.int64)
+    return ((x[:, None] >> _SHIFT_S) & 1).sum(axis=1)
+
+
 class PyramidVectorEnv(VectorEnv):
-    """``num_envs`` Pyramid games; arguments as :class:`PyramidEnv` (``render_mode`` aside).
+    """``num_envs`` Pyramid games; arguments as :class:`PyramidEnv` (no ``"human"`` rendering).
 
     ``gym.make_vec("PyramidSolitaire-v0", num_envs=64)`` returns one (the ids register it as
     their ``vector_entry_point``). ``action_masks()`` has shape ``(num_envs, 327)``; the int8 mask
     is also in ``infos["action_mask"]``.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": PyramidEnv.metadata["render_fps"],
+    }
 
     def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
         """Validate the arguments through one :class:`PyramidEnv` and take its spaces."""
         kwargs.pop("max_episode_steps", None)  # make_vec passes the spec's; we use max_steps
-        self.proto = PyramidEnv(**kwargs)
+        self.render_mode = kwargs.pop("render_mode", None)
+        modes = (None, *self.metadata["render_modes"])  # no "human": no window per game
+        if self.render_mode not in modes:
+            raise ValueError(f"render_mode={self.render_mode!r} is not one of {modes}")
+        self.proto = PyramidEnv(render_mode=self.render_mode, **kwargs)  # fails early sans Pillow
         self.num_envs = num_envs
         self.rules = self.proto.rules
         self.single_observation_space = self.proto.observation_space
@@ -59,6 +74,8 @@ class PyramidVectorEnv(VectorEnv):
         self._ended = np.zeros(n, bool)  # ended at the last step: autoreset at the next
         self._steps = np.zeros(n, np.int64)
         self._moves = np.zeros(n, np.int64)
+        self._idle = np.zeros(n, np.int64)  # full passes in a row without a removal
+        self._removed = np.zeros(n, bool)  # a removal in the current pass
         self._seen = np.zeros(n, np.int64)
         self._legal = np.zeros((n, N_ACTIONS), bool)  # the engine's legal moves, per game
         # Board arrays of the current positions, computed once a step by _update.
@@ -67,6 +84,8 @@ class PyramidVectorEnv(VectorEnv):
         self._left = np.zeros(n, np.int64)  # pyramid cards left
         self._tops = (np.zeros(n, np.int64), np.zeros(n, np.int64))
         self._numbers = np.array([None] * n, dtype=object)  # deal numbers, for the infos
+        self._codes = np.array([None] * n, dtype=object)  # deal codes (costly: once a deal)
+        self._seeds = np.array([None] * n, dtype=object)  # the seed each game was last given
 
     # -- the VectorEnv API -----------------------------------------------------------------------
     def reset(
@@ -82,6 +101,8 @@ class PyramidVectorEnv(VectorEnv):
         for i in range(n):
             if seeds[i] is not None or self._rngs[i] is None:
                 self._rngs[i], _ = np_random(seeds[i])
+            if seeds[i] is not None:
+                self._seeds[i] = seeds[i]
         deals = (options or {}).get("deal")
         for i in range(n):
             self._reset_one(i, None if deals is None else deals[i])
@@ -113,9 +134,20 @@ class PyramidVectorEnv(VectorEnv):
             reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
             raise st.IllegalMove(f"env {i}, action {a}: {reason}")
         before_cards = self._left
-        before_score = self._score() if p.reward_kind == "score" else None
+        before_score = self._scores if p.reward_kind == "score" else None
         g.apply(np.where(ok, acts, 0), ok)
         self._moves += ok
+        if p.max_idle_passes is not None:
+            # Idle passes, as PyramidEnv counts them: a recycle ends a pass, idle unless it saw
+            # a removal. (The count only matters when it reaches the limit, at a recycle, so a
+            # removal need not reset it at once: the next recycle does.)
+            self._removed |= ok & (acts > RECYCLE.id)
+            recycle = ok & (acts == RECYCLE.id)
+            if recycle.any():
+                self._idle = np.where(
+                    recycle, np.where(self._removed, 0, self._idle + 1), self._idle
+                )
+                self._removed &= ~recycle
         self._seen |= np.where(ok | ended, g.face_up(), 0)  # ended: reset above
         self._update()
         if p.reward_kind == "cards":
@@ -123,14 +155,25 @@ class PyramidVectorEnv(VectorEnv):
         elif p.reward_kind == "win":
             gain = g.won().astype(np.float64)
         else:
-            gain = self._score() - before_score
+            gain = self._scores - before_score
         rewards = np.where(ok, gain, np.where(bad, p.illegal_reward, 0.0))
         self._steps += playing
         terminated = playing & self._done
-        truncated = playing & (self._steps >= p.max_steps)
+        truncated = self._steps >= p.max_steps
+        if p.max_idle_passes is not None:
+            idle = self._idle >= p.max_idle_passes
+            truncated |= idle
+        truncated &= playing & ~terminated
         self._ended = terminated | truncated
         mask = self.action_masks()  # once a step, for the observation and the infos
-        return self._obs(mask), rewards, terminated, truncated, self._infos(mask)
+        infos = self._infos(mask)
+        if truncated.any():
+            why = np.where(truncated, "max_steps", None).astype(object)
+            if p.max_idle_passes is not None:
+                why[truncated & idle] = "idle_passes"  # the single env names this one first
+            infos["truncated_by"] = why
+            infos["_truncated_by"] = truncated
+        return self._obs(mask), rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
         """Legal actions, bool, shape ``(num_envs, 327)``; never all false in a row."""
@@ -139,15 +182,38 @@ class PyramidVectorEnv(VectorEnv):
         mask[self._done, 0] = True
         return mask
 
+    def render(self, index: int | None = None) -> tuple[Any, ...] | str | np.ndarray | None:
+        """Every game's frame as a tuple (``SyncVectorEnv``'s convention), or game ``index``'s.
+
+        A frame is what :meth:`PyramidEnv.render` gives for the same game: the board text
+        (``"ansi"``) or the picture (``"rgb_array"``), the stock shown as the observation shows
+        it. ``None`` without a ``render_mode`` or before ``reset``.
+        """
+        if self.render_mode is None or self._deals[0] is None:
+            return None
+        if self.render_mode == "ansi":
+            from pyramid_env.engine.notation import format_board as draw
+        else:
+            from pyramid_env.env.rendering import render_rgb as draw
+
+        def frame(i: int) -> str | np.ndarray:
+            left = int(self._games.left[i])  # the known mask, as _obs builds it
+            known = left if self.proto.observe_stock == "full" else int(self._seen[i]) & left
+            return draw(self._state(i), known=known)
+
+        if index is not None:
+            return frame(index)
+        return tuple(frame(i) for i in range(self.num_envs))
+
     # -- helpers -----------------------------------------------------------------------------------
     def _reset_one(self, i: int, deal: int | None) -> None:
         spec = draw_deal(self._rngs[i], self.proto.deals) if deal is None else deal
         d = self._deals[i] = to_deal(spec)
-        self._numbers[i] = d.number
+        self._numbers[i], self._codes[i] = d.number, d.code
         self._games.set_deal(i, d)
         self._seen[i] = 0  # the caller adds the opening's face-up cards, for all rows at once
-        self._steps[i] = self._moves[i] = 0
-        self._ended[i] = False
+        self._steps[i] = self._moves[i] = self._idle[i] = 0
+        self._removed[i] = self._ended[i] = False
 
     def _state(self, i: int) -> st.State:
         """Game ``i`` as an engine State (for the error message of an illegal action)."""
@@ -161,6 +227,7 @@ class PyramidVectorEnv(VectorEnv):
         self._left = self._present.sum(axis=1)
         self._tops = g.tops()
         legal, removal, hopeless = g.legal(self._present, self._exposed, self._tops)
+        self._scores = self._score()  # for the infos, and the "score" reward
         self._legal = legal
         self._done = ~legal.any(axis=1)
         if self.proto._check_dead:
@@ -169,11 +236,16 @@ class PyramidVectorEnv(VectorEnv):
     def _score(self) -> np.ndarray:
         """``engine.game.score`` of every game (no time bonus), vectorised."""
         g, sc = self._games, self.rules.scoring
-        stock_gone = 24 - ((g.left[:, None] >> _SHIFT_S) & 1).sum(axis=1)
-        pts = sc.pyramid_card * (28 - self._left) + sc.stock_card * stock_gone
-        pts = pts + sc.clear_bonus * (g.pyr == 0)
-        bonus = np.maximum(0.0, sc.win_bonus - sc.win_per_move * self._moves)
-        return pts + np.where(g.won(), bonus, 0.0)
+        pts = sc.pyramid_card * (28 - self._left).astype(np.float64)
+        # Terms a preset does not score are skipped: this runs every step, for the infos.
+        if sc.stock_card:
+            pts += sc.stock_card * (24 - _popcount(g.left))
+        if sc.clear_bonus:
+            pts += sc.clear_bonus * (g.pyr == 0)
+        if sc.win_bonus:
+            bonus = np.maximum(0.0, sc.win_bonus - sc.win_per_move * self._moves)
+            pts += np.where(g.won(), bonus, 0.0)
+        return pts
 
     def _obs(self, mask: np.ndarray) -> Any:
         g = self._games
@@ -218,15 +290,18 @@ class PyramidVectorEnv(VectorEnv):
         return {"observations": flat, "action_mask": mask.astype(np.float32)}
 
     def _infos(self, mask: np.ndarray) -> dict[str, Any]:
-        n = self.num_envs
-        every = np.ones(n, bool)
-        return {
-            "action_mask": mask.astype(np.int8),
-            "_action_mask": every,
+        """The single env's info keys, one array each (Gymnasium's vector form, ``_key`` masks)."""
+        every = np.ones(self.num_envs, bool)
+        g = self._games
+        values = {
             "deal": self._numbers.copy(),
-            "_deal": every,
+            "code": self._codes.copy(),
             "pyramid_left": self._left.copy(),
-            "_pyramid_left": every,
-            "won": self._games.won(),
-            "_won": every,
+            "moves": self._moves.copy(),
+            "pass": g.recycles + 1,
+            "score": self._scores.copy(),
+            "won": g.won(),
+            "seed": self._seeds.copy(),
+            "action_mask": mask.astype(np.int8),
         }
+        return values | {f"_{k}": every for k in values}

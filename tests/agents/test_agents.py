@@ -22,7 +22,8 @@ def test_every_agent_plays_only_legal_moves_to_the_end_on_every_preset(preset):
         for e in report.episodes:
             assert e.won == (e.pyramid_left == 0)
             assert e.steps == e.moves > 0
-            assert not e.truncated, (name, preset, e)
+            # only `random` may skip every removal for two whole passes (the idle-pass limit)
+            assert not e.truncated or name == "random", (name, preset, e)
 
 
 @pytest.mark.parametrize(
@@ -149,3 +150,31 @@ def test_reports_say_what_each_agent_saw_of_the_stock():
     assert evaluate(PolicyAgent(random_mlp()), seeds=[1]).observe_stock == "seen"
     assert evaluate("greedy", seeds=[1], observe_stock="full").observe_stock == "full"
     assert evaluate("solver", seeds=[1]).observe_stock == "clairvoyant"
+
+
+def highest_legal_id(obs):
+    """A policy on RLlib's dict observation: prefers the highest legal action id."""
+    return obs["action_mask"] * np.arange(len(obs["action_mask"]))
+
+
+class HighestLegalId:
+    name = "highest"
+
+    def act(self, turn, rng):
+        return max(turn.legal)
+
+
+def test_policy_agent_takes_any_callable_on_dict_observations():
+    agent = PolicyAgent(highest_legal_id, name="rllib-like", obs_mode="rllib")
+    report = evaluate(agent, rules="msc", seeds="val[:8]", workers=2)
+    assert report.episodes == evaluate(HighestLegalId(), rules="msc", seeds="val[:8]").episodes
+    # a torch module on a dict batch, as RLlib's modules read one
+    torch = pytest.importorskip("torch")
+
+    class DictModule(torch.nn.Module):
+        def forward(self, batch):
+            assert batch["observations"].shape == (1, 109)
+            return batch["action_mask"] * torch.arange(327)
+
+    again = evaluate(PolicyAgent(DictModule(), obs_mode="rllib"), rules="msc", seeds="val[:8]")
+    assert again.episodes == report.episodes

@@ -200,7 +200,11 @@ def test_rgb_array_pictures():
     assert not np.array_equal(first, env.render())  # the drawn card appears
     text = PyramidEnv(render_mode="ansi")
     text.reset(seed=3)
-    assert "stock: 24 face down" in text.render()
+    assert "stock: 24 face down" in text.render()  # nothing seen yet: no card named
+    msc = PyramidEnv("msc", render_mode="ansi")  # the face-up stock top is seen, so named
+    msc.reset(seed=3)
+    top = pyramid_env.engine.format_card(msc.state.stock_cards[0])
+    assert f"stock: {top} ?? ??" in msc.render()
 
 
 def test_human_window(monkeypatch):

@@ -18,6 +18,22 @@ def row(obs, i):
     return {k: v[i] for k, v in obs.items()} if isinstance(obs, dict) else obs[i]
 
 
+def same_info(vinfo, i, info) -> bool:
+    """Game ``i`` of the vector infos carries every key of the single env's info, equal."""
+    for key, value in info.items():
+        if key == "illegal_action":  # the single env's reason text; the vector env raises or not
+            continue
+        if key not in vinfo or not vinfo[f"_{key}"][i]:
+            return False
+        got = vinfo[key][i]
+        if key == "score":
+            if got != pytest.approx(value):
+                return False
+        elif not np.array_equal(got, value):
+            return False
+    return True
+
+
 @pytest.mark.parametrize(
     ("preset", "kwargs"),
     [
@@ -39,7 +55,7 @@ def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
     for i, env in enumerate(singles):
         obs, info = env.reset(seed=10 + i)
         assert same(row(vobs, i), obs)
-        assert np.array_equal(vinfo["action_mask"][i], info["action_mask"])
+        assert same_info(vinfo, i, info)
     rng = np.random.default_rng(0)
     ended = [False] * n
     resets = 0
@@ -58,9 +74,49 @@ def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
                 obs, r, t, tr, info = env.step(int(actions[i]))
             assert same(row(vobs, i), obs), (i, preset)
             assert vr[i] == pytest.approx(r) and vt[i] == t and vtr[i] == tr
-            assert np.array_equal(vinfo["action_mask"][i], info["action_mask"])
+            assert same_info(vinfo, i, info), (i, preset, info)
             ended[i] = t or tr
     assert resets > 0  # the run went through autoresets
+
+
+@pytest.mark.parametrize(
+    ("preset", "idle_end"),
+    # Two full passes, each ending with its recycle: 24 draws + 1 twice; under unlimited one
+    # card starts on the waste, so the first pass has 23 draws. three-pass: the limit ends it.
+    [("relaxed", 50), ("unlimited", 49), ("three-pass", None)],
+)
+def test_idle_passes_truncate_as_in_the_single_env(preset, idle_end):
+    # A policy that only draws and recycles loops forever under unlimited passes.
+    n = 3
+    vec = PyramidVectorEnv(n, rules=preset, terminate_on_dead=False)
+    singles = [PyramidEnv(preset, terminate_on_dead=False) for _ in range(n)]
+    vec.reset(seed=4)
+    for i, env in enumerate(singles):
+        env.reset(seed=4 + i)
+    ended = {}
+    for step in range(1, 120):
+        # draw or recycle when one is legal (else the first legal move: the last pass is over)
+        actions = [int(np.flatnonzero(m[:2] if m[:2].any() else m)[0]) for m in vec.action_masks()]
+        _, _, vt, vtr, vinfo = vec.step(actions)
+        for i, env in enumerate(singles):
+            if i in ended:
+                continue
+            _, _, t, tr, info = env.step(actions[i])
+            assert (vt[i], vtr[i]) == (t, tr)
+            assert same_info(vinfo, i, info)
+            if tr:
+                assert vinfo["truncated_by"][i] == info["truncated_by"] == "idle_passes"
+                ended[i] = step
+            elif t:
+                ended[i] = None  # the rules ended it (dead deal, or no pass left)
+        if len(ended) == n:
+            break
+    assert len(ended) == n
+    if idle_end is None:
+        assert set(ended.values()) == {None}
+    else:
+        truncated = [v for v in ended.values() if v is not None]
+        assert truncated and set(truncated) == {idle_end}
 
 
 def test_make_vec_builds_it_and_masks_are_never_empty():

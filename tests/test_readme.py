@@ -1,0 +1,120 @@
+"""Every code block of the README runs as written.
+
+Python blocks are executed one by one, each in a fresh namespace and an empty working folder (a
+reader copies one block at a time); a line ``expression  # -> value`` is checked: the value's
+``repr`` must match (``...`` stands for any text; a remark may follow after two spaces), so
+results quoted in the README cannot go stale. Console blocks are run through the CLI and their
+output compared with the README's, where ``...`` stands for any text (timings). The bash block holds
+the two commands of a fresh machine, which install packages into new venvs: ``.ci/run`` runs
+them as written, and a test here checks it runs exactly them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pyramid_env.cli import main
+
+ROOT = Path(__file__).parents[1]
+FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.M | re.S)  # indented in lists too
+
+
+def blocks(kind: str) -> list[tuple[int, str]]:
+    """``(line, code)`` of every block fenced as ``kind`` in the README."""
+    text = (ROOT / "README.md").read_text()
+    return [
+        (text.count("\n", 0, m.start()) + 1, textwrap.dedent(m.group(3)))
+        for m in FENCE.finditer(text)
+        if m.group(2) == kind
+    ]
+
+
+def test_every_block_says_what_it_is():
+    text = (ROOT / "README.md").read_text()
+    kinds = [m.group(2) for m in FENCE.finditer(text)]
+    assert set(kinds) <= {"python", "console", "bash", "text"}, kinds
+    assert kinds.count("python") >= 5 and kinds.count("console") >= 2
+
+
+CHECKED = re.compile(r"^(\s*)(.+?)\s+# -> (.+)$")
+
+
+def with_checks(code: str) -> tuple[str, int]:
+    """``code`` with every ``expr  # -> value`` line turned into a check; and how many."""
+    out, n = [], 0
+    for x in code.splitlines():
+        m = CHECKED.match(x)
+        if m:
+            indent, expr, want = m.groups()
+            want = want.split("  (")[0]  # a remark may follow the value after two spaces
+            x = f"{indent}__check__(({expr}), {want!r})"
+            n += 1
+        out.append(x)
+    return "\n".join(out), n
+
+
+def check(value: object, want: str) -> None:
+    """``repr(value)`` matches ``want``, ``...`` matching any text."""
+    pattern = re.escape(want).replace(r"\.\.\.", ".*")
+    assert re.fullmatch(pattern, repr(value)), f"got {value!r}, the README says {want}"
+
+
+def test_checked_lines_are_checked():
+    code, n = with_checks("x = 2\nx + 1  # -> 3\n'abc'  # -> 'a...'")
+    assert n == 2
+    exec(code, {"__check__": check})
+    with pytest.raises(AssertionError, match="the README says 4"):
+        exec(with_checks("1 + 2  # -> 4")[0], {"__check__": check})
+
+
+@pytest.mark.parametrize(("line", "code"), blocks("python"), ids=lambda v: str(v)[:12])
+def test_python_block_runs(line, code, tmp_path, monkeypatch):
+    for module in re.findall(
+        r"^(?:from|import) (sb3_contrib|stable_baselines3|torch)\b", code, re.M
+    ):
+        pytest.importorskip(module, reason=f"README line {line} needs the train extra")
+    monkeypatch.chdir(tmp_path)
+    code, _ = with_checks(code)
+    namespace = {"__name__": "__readme__", "__check__": check}
+    exec(compile(code, f"README.md:{line}", "exec"), namespace)
+
+
+def expected_pattern(expected: str) -> re.Pattern:
+    """The README's output as a regex: ``...`` matches anything, trailing blanks ignored."""
+    lines = [re.escape(x.rstrip()).replace(r"\.\.\.", ".*") for x in expected.splitlines()]
+    return re.compile("\n".join(lines) + r"\n?\Z", re.S)
+
+
+@pytest.mark.parametrize(("line", "code"), blocks("console"), ids=lambda v: str(v)[:12])
+def test_console_block_prints_what_the_readme_shows(line, code, capsys):
+    commands = re.split(r"^\$ ", code, flags=re.M)[1:]
+    assert commands, f"README line {line}: a console block starts with '$ '"
+    for command in commands:
+        first, _, expected = command.partition("\n")
+        argv = shlex.split(first)
+        assert argv[0] == "pyramid-env", first
+        assert main(argv[1:]) == 0
+        out = capsys.readouterr().out
+        out = "\n".join(x.rstrip() for x in out.splitlines())
+        assert expected_pattern(expected).match(out), f"README line {line}:\n{out}"
+
+
+def test_ci_runs_the_readme_commands_as_written():
+    (block,) = [code for _, code in blocks("bash")]
+    commands = [x for x in block.splitlines() if x and not x.startswith("#")]
+    assert len(commands) == 2 and "pyramid-env benchmark" in commands[0]
+    assert "pytest" in commands[1]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "readme_commands" in ci  # .ci/run takes the commands from the README, not a copy
+    spec = importlib.util.spec_from_file_location(
+        "readme_commands", ROOT / ".ci" / "readme_commands.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.two_commands(ROOT / "README.md") == commands
