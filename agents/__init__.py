@@ -25,6 +25,8 @@ name                agent
 
 from __future__ import annotations
 
+import hashlib
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ from pyramid_env.agents.baselines import (
 )
 from pyramid_env.agents.lookahead import LookaheadAgent
 from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
+from pyramid_env.engine.errors import PyramidError
 
 BASELINES: dict[str, type] = {
     cls.name: cls
@@ -47,26 +50,60 @@ BASELINES: dict[str, type] = {
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
 SEARCH: dict[str, type] = {"lookahead": LookaheadAgent}  # free-stock rules only
 TRAINED_DIR = "trained"
+MANIFEST = "manifest.json"  # written by experiments/ship_agent.py
+
+
+def _manifest() -> dict[str, dict[str, Any]]:
+    """``trained/manifest.json``: per shipped agent its file's SHA-256 and its metadata."""
+    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / MANIFEST
+    if not ref.is_file():
+        return {}
+    return json.loads(ref.read_text())
 
 
 def shipped() -> dict[str, dict[str, Any]]:
-    """The trained policies shipped with the package: name -> metadata (rules, obs form...)."""
-    folder = resources.files("pyramid_env.agents") / TRAINED_DIR
-    if not folder.is_dir():
-        return {}
-    out = {}
-    for f in sorted(folder.iterdir(), key=lambda f: f.name):
-        if f.name.endswith(".npz"):
-            out[f.name.removesuffix(".npz")] = MLPPolicy.load(f).meta
-    return out
+    """The trained agents shipped with the package: name -> metadata (rules, obs form...).
+
+    Read from the manifest, so listing them opens no weights file; a listed file that is missing
+    or corrupt shows when the agent is made (:func:`shipped_file`).
+    """
+    return {name: entry["meta"] for name, entry in sorted(_manifest().items())}
+
+
+def shipped_file(name: str) -> Path:
+    """The file of shipped agent ``name``, checked against the manifest's checksum.
+
+    Raises:
+        PyramidError: ``name`` is not shipped, or its file is missing or does not match the
+            checksum the manifest holds (a damaged install: reinstall, or re-ship the agent).
+    """
+    entry = _manifest().get(name)
+    if entry is None:
+        raise PyramidError(f"{name!r} is not a shipped agent: one of {', '.join(shipped())}")
+    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
+    path = Path(str(ref))
+    if not path.is_file():
+        raise PyramidError(
+            f"shipped agent {name!r}: its file {path} is missing (the manifest lists it); "
+            "reinstall pyramid-env"
+        )
+    if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
+        raise PyramidError(
+            f"shipped agent {name!r}: {path} does not match its checksum in {MANIFEST} "
+            "(damaged or replaced); reinstall pyramid-env or ship it again"
+        )
+    return path
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
     """The agent called ``name`` (see the module table); ``kwargs`` go to its constructor.
 
     Raises:
-        ValueError: an unknown name, listing the known ones.
+        PyramidError: an unknown name (listing the known ones), or an agent file that is
+            missing, damaged or not a policy (naming the file).
     """
+    if not isinstance(name, str):
+        raise PyramidError(f"agent name {name!r} ({type(name).__name__}) must be a str")
     if name in BASELINES:
         return BASELINES[name](**kwargs)
     if name in SEARCH:
@@ -77,14 +114,16 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         cls = oracle.SolverAgent if name == "solver" else oracle.SolverGreedyAgent
         return cls(**kwargs)
     path = Path(name)
-    if path.suffix == ".npz" and path.is_file():
+    if path.suffix == ".npz":
+        if not path.is_file():
+            raise PyramidError(f"agent file {name!r} does not exist")
         return _trained(MLPPolicy.load(path), path.stem, **kwargs)
-    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
-    if ref.is_file():  # a shipped agent: open this one file, not every shipped one
-        with resources.as_file(ref) as file:
-            return _trained(MLPPolicy.load(file), name, **kwargs)
+    if name in _manifest():  # a shipped agent: open this one file, checked, not every one
+        return _trained(MLPPolicy.load(shipped_file(name)), name, **kwargs)
     known = [*BASELINES, *SEARCH, *ORACLES, *shipped()]
-    raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
+    raise PyramidError(
+        f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz"
+    )
 
 
 def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
@@ -97,6 +136,7 @@ def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
 
 __all__ = [
     "BASELINES",
+    "MANIFEST",
     "ORACLES",
     "SEARCH",
     "Agent",
@@ -111,4 +151,5 @@ __all__ = [
     "Turn",
     "make_agent",
     "shipped",
+    "shipped_file",
 ]

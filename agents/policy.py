@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import json
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pyramid_env.agents.base import Turn
+from pyramid_env.engine.errors import PyramidError
 
 _ACTIVATIONS = {
     "tanh": np.tanh,
@@ -105,11 +107,29 @@ class MLPPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> MLPPolicy:
-        """Read a file written by :meth:`save`."""
-        with np.load(path) as data:
-            info = json.loads(str(data["info"]))
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(info["layers"])]
-        return cls(layers, info["activation"], info["meta"])
+        """Read a file written by :meth:`save`.
+
+        Raises:
+            PyramidError: the file cannot be read, or is not a policy of this form; the message
+                names the file and what is wrong with it.
+        """
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                info = json.loads(str(data["info"]))
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(info["layers"])]
+            net = cls(layers, info["activation"], info["meta"])
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as err:
+            raise PyramidError(
+                f"agent file {str(path)!r} is not a policy saved by MLPPolicy.save "
+                f"({type(err).__name__}: {err})"
+            ) from err
+        for i, ((w, b), (w_next, _)) in enumerate(zip(net.layers, net.layers[1:], strict=False)):
+            if w.ndim != 2 or b.shape != (w.shape[1],) or w_next.shape[0] != w.shape[1]:
+                raise PyramidError(
+                    f"agent file {str(path)!r}: layer {i} has weights {w.shape} and bias "
+                    f"{b.shape}, which do not chain into the next layer's {w_next.shape}"
+                )
+        return net
 
 
 class PolicyAgent:

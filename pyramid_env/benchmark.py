@@ -23,17 +23,28 @@ from __future__ import annotations
 import csv
 import functools
 import importlib.util
+import json
 import math
 import os
 import platform
+import sys
 import textwrap
 import time
 from pathlib import Path
 from typing import Any
 
-from pyramid_env.agents import BASELINES, ORACLES, SEARCH, LookaheadAgent, MLPPolicy, shipped
+from pyramid_env.agents import (
+    BASELINES,
+    ORACLES,
+    SEARCH,
+    LookaheadAgent,
+    MLPPolicy,
+    make_agent,
+    shipped,
+)
+from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import get_rules
-from pyramid_env.evaluation import Report, evaluate
+from pyramid_env.evaluation import evaluate
 from pyramid_env.seeds import seed_set
 
 # The four kinds of agent, in table order, with what sets each apart (the note under the table
@@ -45,6 +56,8 @@ KINDS: dict[str, str] = {
     "clairvoyant": "reads the stock order: the ceiling",
 }
 FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
+RUN_FILE = "run.json"  # the settings of the run that wrote the folder, for --resume
+MAX_DEALS = 10_000_000  # as evaluate(): every episode is held in memory
 
 
 def machine() -> str:
@@ -296,6 +309,80 @@ def plot(summaries: list[dict[str, Any]], path: Path, title: str) -> bool:
     return True
 
 
+def _is_known(name: str) -> bool:
+    """A name ``make_agent`` can resolve (its file may still turn out broken)."""
+    if name in BASELINES or name in SEARCH or name in ORACLES or name in _shipped_meta():
+        return True
+    return name.endswith(".npz") and Path(name).is_file()
+
+
+def _make_agents(names: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Every named agent built now, before any deal is played.
+
+    An unknown name is an error (a typo: nothing runs). An agent whose file exists but cannot
+    be used (a damaged or missing shipped file, a .npz that is not a policy) is skipped with the
+    reason, so one bad file does not cost the rest of the table.
+    """
+    made: dict[str, Any] = {}
+    skipped: list[tuple[str, str]] = []
+    for name in names:
+        if not isinstance(name, str) or not _is_known(name):
+            known = [n for group in known_agents().values() for n in group]
+            raise PyramidError(
+                f"unknown agent {name!r}: one of {', '.join(known)}, or the path of a .npz file"
+            )
+        try:
+            made[name] = make_agent(name)
+        except PyramidError as err:
+            skipped.append((name, str(err)))
+    return made, skipped
+
+
+def _writable(out: Path) -> None:
+    """Make the output folder and prove it takes files, before any work."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        raise PyramidError(f"--out {str(out)!r} cannot be written: {err.strerror or err}") from err
+
+
+def _csv_value(text: str) -> Any:
+    """A summary value read back from benchmark.csv (numbers as numbers)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _previous(out: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The summaries a resumed run keeps: those of an earlier run with the same settings.
+
+    Raises:
+        PyramidError: the folder holds a run of other settings (mixing them would give a table
+            of incomparable rows), or no run at all.
+    """
+    try:
+        earlier = json.loads((out / RUN_FILE).read_text())
+        with open(out / "benchmark.csv", newline="") as f:
+            rows = [{k: _csv_value(v) for k, v in row.items()} for row in csv.DictReader(f)]
+    except (OSError, ValueError) as err:
+        raise PyramidError(
+            f"--resume: {out} holds no benchmark to resume ({err}); run without --resume"
+        ) from err
+    if earlier != settings:
+        diff = {k: (earlier.get(k), v) for k, v in settings.items() if earlier.get(k) != v}
+        raise PyramidError(
+            f"--resume: {out} holds a benchmark of other settings ({diff}: (then, now)); "
+            "use another --out, or run without --resume to start again"
+        )
+    return rows
+
+
 def run(
     rules: str = "relaxed",
     seeds: str = "test[:1000]",
@@ -304,11 +391,14 @@ def run(
     out: str | Path | None = None,
     workers: int = 2,
     progress: bool = True,
+    resume: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate each agent on the deals, write the outputs and return the summaries.
 
-    Prints the plan first (every option is checked before any agent plays), then progress
-    bars (on stderr, cleared as they finish), then the table once, the note and the files.
+    Every argument is checked and every agent built before any deal is played; the plan is
+    printed; then each agent's rows are appended to ``benchmark.csv`` and ``episodes.csv`` as
+    soon as it finishes (a run stopped half-way keeps what it did, and ``resume=True`` goes on
+    from there); then the table is printed once, with the note and the files.
 
     Args:
         rules: a preset name.
@@ -319,57 +409,72 @@ def run(
         out: the output folder; default ``results/benchmark/<rules>``.
         workers: processes per agent.
         progress: show progress bars (needs tqdm, the ``bench`` extra).
+        resume: keep the agents an earlier run with the same settings finished in ``out``.
 
     Returns:
         One summary per agent (``Report.summary()`` with a ``kind``), in table order.
 
     Raises:
-        ValueError: an unknown preset, seed spec or agent, or a search agent the rules do not
-            allow, before any work.
+        PyramidError: an unknown preset, seed spec or agent, a search agent the rules do not
+            allow, an output folder that cannot be written, or nothing to resume; all before
+            any work. An agent whose file is damaged is skipped with a warning instead.
     """
     start = time.time()
     preset = get_rules(rules)  # an unknown preset fails here, before any work
-    agents = by_kind(agents or default_agents(rules))
-    for name in agents:  # a search agent fails on its first move under other rules: fail now
+    n = len(seed_set(seeds))
+    if n > MAX_DEALS:
+        raise PyramidError(f"--seeds {seeds!r} has {n:,} deals; at most {MAX_DEALS:,}")
+    if observe_stock not in ("seen", "full"):
+        raise PyramidError(f"--observe-stock {observe_stock!r}: one of seen, full")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise PyramidError(f"--workers {workers!r} must be an int >= 1")
+    made, skipped = _make_agents(list(agents or default_agents(rules)))
+    names = by_kind(list(made))
+    for name in names:  # a search agent fails on its first move under other rules: fail now
         searcher = SEARCH.get(name, LookaheadAgent)  # a shipped value network plays lookahead
         if agent_kind(name) == "search" and not searcher.supports(preset):
-            raise ValueError(f"{name} searches free-stock rules only, not {rules}")
+            raise PyramidError(f"{name} searches free-stock rules only, not {rules}")
     out = Path(out or Path("results") / "benchmark" / rules)
-    print(plan(rules, seeds, agents, observe_stock, out, workers), flush=True)
-    out.mkdir(parents=True, exist_ok=True)
+    _writable(out)
+    settings = {"rules": rules, "seeds": seeds, "deals": n, "observe_stock": observe_stock}
+    done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
+    print(plan(rules, seeds, names, observe_stock, out, workers), flush=True)
+    if done:
+        kept = [a for a in names if made[a].name in done]
+        print(f"  resumed      {', '.join(kept) or '(none)'} (from {out}/)")
+    for name, why in skipped:
+        print(f"warning: skipping agent {name}: {why}", file=sys.stderr, flush=True)
+    if not resume:  # a fresh run: the files start empty, then grow agent by agent
+        (out / RUN_FILE).write_text(json.dumps(settings) + "\n")
+        for stale in FILES:
+            (out / stale).unlink(missing_ok=True)
+    # Rows are keyed by the agent's own name (a .npz path plays as its file's stem).
+    todo = [name for name in names if made[name].name not in done]
     bar = None
-    if progress and len(agents) > 1:
+    if progress and len(todo) > 1:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(agents), desc="agents", unit="agent", leave=False)
-    reports: list[Report] = []
-    for name in agents:
-        reports.append(
-            evaluate(name, rules, seeds, observe_stock, workers=workers, progress=progress)
+        bar = tqdm(total=len(todo), desc="agents", unit="agent", leave=False)
+    for name in todo:
+        report = evaluate(
+            made[name], rules, seeds, observe_stock, workers=workers, progress=progress
         )
+        row = done[report.agent] = {"agent": report.agent, "kind": agent_kind(name)}
+        row |= report.summary()
+        _append(out / "benchmark.csv", [row])
+        _append(out / "episodes.csv", [{"agent": report.agent} | row for row in report.rows()])
         if bar:
             bar.update()
     if bar:
         bar.close()
-    summaries = [
-        {"agent": r.agent, "kind": agent_kind(name), **r.summary()}
-        for name, r in zip(agents, reports, strict=True)
-    ]
-    with open(out / "benchmark.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(summaries[0]))
-        w.writeheader()
-        w.writerows(summaries)
-    with open(out / "episodes.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["agent", *reports[0].rows()[0]])
-        for r in reports:
-            w.writerows([r.agent, *row.values()] for row in r.rows())
-    n = summaries[0]["deals"]
+    summaries = [done[made[name].name] for name in names]
     kinds = ", ".join(f"{kind} ({why})" for kind, why in KINDS.items())
+    missing = f"; skipped (unusable files): {', '.join(a for a, _ in skipped)}" if skipped else ""
     note = textwrap.fill(
         f"`{rules}`, deals {seeds} ({n}); stock order: what each agent may see of it "
         f"(`seen`: cards turned so far; `full`: all; `clairvoyant`: the oracles); kind: "
-        f"{kinds}; {machine()}; {_count(workers, 'worker')}; {time.time() - start:.0f} s wall",
+        f"{kinds}; {machine()}; {_count(workers, 'worker')}; {time.time() - start:.0f} s wall"
+        f"{missing}",
         width=100,
         break_on_hyphens=False,
     )
@@ -383,6 +488,16 @@ def run(
         + ("" if drew else " (no chart: matplotlib is not installed)")
     )
     return summaries
+
+
+def _append(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Append rows to a CSV file, with the header when the file is new."""
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        if new:
+            w.writeheader()
+        w.writerows(rows)
 
 
 __all__ = [

@@ -18,7 +18,8 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from pyramid_env.engine import PRESETS, CardError, Game, to_deal
+from pyramid_env.engine import PRESETS, CardError, Deal, Game, to_deal
+from pyramid_env.engine.deal import decode_code
 from pyramid_env.engine.notation import format_board
 
 # Help text is printed as written (RawDescriptionHelpFormatter), so it is plain text, with lines
@@ -97,6 +98,11 @@ class _Help(argparse.RawDescriptionHelpFormatter):
 _RULES_HELP = f"rule preset: {', '.join(PRESETS)} (default relaxed)"
 
 
+# Exit statuses (the README lists them): 0 done; 2 bad input, said on stderr before any work
+# (argparse uses 2 for bad options too); 1 a failure while working; 130 interrupted (Ctrl-C).
+EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
+
+
 def _add_deal_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument(
@@ -108,8 +114,11 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
 
 
 def _game(args: argparse.Namespace) -> Game:
-    spec = args.code or args.cards or (args.deal if args.deal is not None else 0)
-    return Game(to_deal(spec), args.rules)
+    # `is not None`, not truthiness: an empty --code is an error, never deal 0.
+    if args.code is not None:  # read as a code even when it is not one, for the right error
+        return Game(Deal(decode_code(args.code)), args.rules)
+    given = [v for v in (args.cards, args.deal) if v is not None]
+    return Game(to_deal(given[0] if given else 0), args.rules)
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -148,6 +157,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         args.out,
         args.workers,
         progress=not args.no_progress,
+        resume=args.resume,
     )
     return 0
 
@@ -221,13 +231,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--workers", type=int, default=2, metavar="N", help="processes per agent (default 2)"
     )
     bench.add_argument("--no-progress", action="store_true", help="no progress bars")
+    bench.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the agents a stopped run with the same settings finished in --out",
+    )
     bench.set_defaults(func=_benchmark)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (CardError, ValueError) as err:
+    except (CardError, ValueError) as err:  # bad input (PyramidError is a ValueError)
         print(f"pyramid-env: error: {err}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except OSError as err:  # the machine refused: a file that cannot be written, say
+        print(f"pyramid-env: error: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("pyramid-env: interrupted (a benchmark goes on with --resume)", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

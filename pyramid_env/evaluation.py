@@ -20,6 +20,7 @@ them: evaluation raises rather than report it.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -27,12 +28,15 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents import Agent, Turn, make_agent
+from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.rules import PRESETS, Rules, get_rules
 from pyramid_env.engine.state import why_illegal
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.seeds import labels, seed_set
 from pyramid_env.workers import process_pool
+
+MAX_DEALS = 10_000_000  # an evaluation holds its episodes in memory: a bound with room to spare
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -202,18 +206,45 @@ def evaluate(
 
     Returns:
         A :class:`Report`.
+
+    Raises:
+        PyramidError: a bad argument (agent, rules, seeds, env option, workers...), before any
+            deal is played; ValueError: the agent chose an illegal action.
     """
     start = time.perf_counter()
     if isinstance(agent, str):
         agent = make_agent(agent)
+    named = isinstance(getattr(agent, "name", None), str)
+    if not named or not callable(getattr(agent, "act", None)):
+        raise PyramidError(
+            f"agent={agent!r}: an agent needs a name (str) and act(turn, rng) -> action id, "
+            "or give a name from pyramid_env.agents.make_agent"
+        )
+    for field_, value in (("seed", seed), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise PyramidError(f"{field_}={value!r} ({type(value).__name__}) must be an int")
+    if workers < 1:
+        raise PyramidError(f"workers={workers} must be >= 1")
+    if solver_time_limit is not None and not (
+        isinstance(solver_time_limit, numbers.Real) and solver_time_limit > 0
+    ):
+        raise PyramidError(f"solver_time_limit={solver_time_limit!r} must be a number > 0 or None")
     rules = get_rules(rules)
-    deals = list(seed_set(seeds))
+    chosen = seed_set(seeds)
+    if len(chosen) > MAX_DEALS:
+        raise PyramidError(
+            f"seeds={seeds!r} has {len(chosen):,} deals; evaluate plays at most {MAX_DEALS:,} "
+            "(take a slice, such as 'train[:10000]')"
+        )
+    deals = list(chosen)
     env_kwargs = {"observe_stock": observe_stock, "max_steps": max_steps}
     env_kwargs |= getattr(agent, "env_kwargs", {})  # e.g. a policy's own observation form
+    PyramidEnv(rules, **env_kwargs)  # every env argument checked here, before any work
     # What the agent knows of the stock order: the env's view, or all of it for an oracle.
     view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
-    size = max(1, min(50, math.ceil(len(deals) / max(1, workers))))
+    size = max(1, min(50, math.ceil(len(deals) / workers)))
     chunks = [deals[i : i + size] for i in range(0, len(deals), size)]
+    workers = min(workers, len(chunks))  # no process without a chunk to play
     bar = None
     if progress:
         from tqdm import tqdm

@@ -22,10 +22,14 @@ can win without solving again.
 from __future__ import annotations
 
 import csv
+import numbers
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from pyramid_env.engine.errors import PyramidError
 
 SEED_SETS: dict[str, range] = {
     "test": range(0, 2_000),
@@ -37,42 +41,97 @@ _SLICE = re.compile(r"^(\w+)\[(-?\d*):(-?\d*)\]$")
 _SPAN = re.compile(r"^(\d+)-(\d+)$")
 
 
-def seed_set(spec: str | range | list[int]) -> range | list[int]:
-    """The deal numbers named by ``spec``.
+DEALS = 2**64  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
+_SPEC_HELP = "a set name (test, val, train), 'test[:1000]', 'val[100:200]', '0-99' or '3,5,8'"
+
+
+def seed_set(
+    spec: str | range | list[int] | tuple[int, ...], field: str = "seeds"
+) -> range | list[int]:
+    """The deal numbers named by ``spec``: never empty, each in 0 .. 2**64 - 1, no repeats.
 
     ``"test"``, ``"val"``, ``"train"``; a slice of one, ``"test[:1000]"`` or
     ``"val[100:200]"``; an inclusive span ``"0-99"``; a comma list ``"3,5,8"``; or a range or
-    list of numbers, returned as they are.
+    a list of numbers (numpy integers too). Sets stay ranges, so ``"train"`` (about 9.2e18
+    deals) costs nothing until a caller asks for its members.
+
+    Args:
+        spec: the deals, in one of the forms above.
+        field: the argument's name, for error messages (``"seeds"``, ``"deals"``).
 
     Raises:
-        ValueError: an unknown set name or a malformed spec, named in the message.
+        PyramidError: an unknown set name, a malformed spec, a spec that selects no deal, a
+            number out of range or repeated; the message names the spec and what is allowed.
     """
-    if not isinstance(spec, str):
-        return spec
+    if hasattr(spec, "tolist") and not isinstance(spec, str | range):  # a numpy array
+        spec = spec.tolist()
+    if isinstance(spec, str):
+        deals = _parse(spec, field)
+    elif isinstance(spec, range):
+        deals = spec
+        if spec.step != 1 or spec.start < 0 or spec.stop > DEALS:
+            raise PyramidError(
+                f"{field}={spec!r}: a range of deal numbers must be within 0..2**64-1, step 1"
+            )
+        if spec.stop - spec.start > sys.maxsize:
+            raise PyramidError(f"{field}={spec!r} is too large (at most 2**63-1 deals)")
+    elif isinstance(spec, list | tuple):
+        deals = [_deal_number(x, field) for x in spec]
+        if len(set(deals)) != len(deals):
+            twice = sorted({n for n in deals if deals.count(n) > 1})[:5]
+            raise PyramidError(f"{field}: deal numbers repeated: {twice} (each deal once)")
+    else:
+        raise PyramidError(
+            f"{field}={spec!r} ({type(spec).__name__}): give {_SPEC_HELP}, a range or a list "
+            "of deal numbers"
+        )
+    if len(deals) == 0:
+        raise PyramidError(f"{field}={spec!r} selects no deal")
+    return deals
+
+
+def _deal_number(x: object, field: str) -> int:
+    """One deal number of a list spec, checked (numpy integers accepted, bools refused)."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise PyramidError(f"{field}: {x!r} ({type(x).__name__}) is not a deal number (an int)")
+    if not 0 <= int(x) < DEALS:
+        raise PyramidError(f"{field}: deal number {x} is out of range 0..2**64-1")
+    return int(x)
+
+
+def _parse(spec: str, field: str) -> range | list[int]:
     text = spec.strip()
     m = _SLICE.match(text)
     name = m.group(1) if m else text
     if m or name.isalpha():
         if name not in SEED_SETS:
-            raise ValueError(f"unknown seed set {name!r}: one of {', '.join(SEED_SETS)}")
+            raise PyramidError(
+                f"{field}: unknown seed set {name!r}: one of {', '.join(SEED_SETS)}"
+            )
         whole = SEED_SETS[name]
         if not m:
             return whole
         lo, hi = (int(g) if g else None for g in m.groups()[1:])
-        return whole[lo:hi]
+        part = whole[lo:hi]
+        if len(part) == 0:
+            raise PyramidError(
+                f"{field}: seed spec {spec!r} selects no deal: {name} has {len(whole):,} deals, "
+                f"numbered {whole[0]}..{whole[-1]}; the slice counts from 0 within it"
+            )
+        return part
     m = _SPAN.match(text)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if hi < lo:
-            raise ValueError(f"seed span {text!r} ends before it starts")
+            raise PyramidError(f"{field}: seed span {text!r} ends before it starts")
+        if hi >= DEALS:
+            raise PyramidError(f"{field}: seed span {text!r}: deal numbers end at 2**64-1")
         return range(lo, hi + 1)
     try:
-        return [int(x) for x in text.split(",")]
+        numbers_ = [int(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(
-            f"bad seed spec {spec!r}: a set name ({', '.join(SEED_SETS)}), 'test[:1000]', "
-            "'0-99' or '3,5,8'"
-        ) from None
+        raise PyramidError(f"bad seed spec {spec!r} for {field}: {_SPEC_HELP}") from None
+    return seed_set(numbers_, field)
 
 
 @dataclass(frozen=True, slots=True)

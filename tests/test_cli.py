@@ -63,6 +63,7 @@ def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
         "benchmark.csv",
         "episodes.csv",
         "benchmark.png",
+        "run.json",  # the settings, for --resume
     }
     with open(out / "benchmark.csv") as f:
         rows = {r["agent"]: r for r in csv.DictReader(f)}

@@ -12,9 +12,13 @@ them as written, and a test here checks it runs exactly them.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
+import shutil
+import subprocess
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -105,6 +109,15 @@ def test_console_block_prints_what_the_readme_shows(line, code, capsys):
         assert expected_pattern(expected).match(out), f"README line {line}:\n{out}"
 
 
+def readme_commands():
+    """``.ci/readme_commands.py`` as a module (CI runs it with the system Python)."""
+    path = ROOT / ".ci" / "readme_commands.py"
+    spec = importlib.util.spec_from_file_location("readme_commands", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_ci_runs_the_readme_commands_as_written():
     (block,) = [code for _, code in blocks("bash")]
     commands = [x for x in block.splitlines() if x and not x.startswith("#")]
@@ -112,9 +125,38 @@ def test_ci_runs_the_readme_commands_as_written():
     assert "pytest" in commands[1]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "readme_commands" in ci  # .ci/run takes the commands from the README, not a copy
-    spec = importlib.util.spec_from_file_location(
-        "readme_commands", ROOT / ".ci" / "readme_commands.py"
+    assert readme_commands().two_commands(ROOT / "README.md") == commands
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The benchmark table's agent rows, without the time column (it varies run to run)."""
+    rows = [x.split(" | ") for x in markdown.splitlines() if x.startswith("| ") and " s |" in x]
+    return [r[:-1] for r in rows]
+
+
+def test_the_main_job_runs_as_written_and_gives_the_readme_table(tmp_path):
+    # A fresh copy of the repo (the files git tracks, as a clone has them) and a fresh venv: the
+    # README's first command, exactly as written. The table must equal the README's.
+    (command, _) = readme_commands().two_commands(ROOT / "README.md")
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    repo = tmp_path / "clone"
+    for name in files:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, repo / name)
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    start = time.monotonic()
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", command],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
     )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.two_commands(ROOT / "README.md") == commands
+    seconds = time.monotonic() - start
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    table = (repo / "results" / "benchmark" / "relaxed" / "benchmark.md").read_text()
+    ran = table_rows(table)
+    assert len(ran) >= 10 and ran[-1][0] == "| solver"
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## The benchmark") :]
+    assert ran == table_rows(section)[: len(ran)], f"the README's relaxed table is stale:\n{table}"
+    print(f"main job: {seconds:.0f} s, install included")

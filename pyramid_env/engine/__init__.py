@@ -6,6 +6,7 @@ imports them.
 
 from pyramid_env.engine.cards import CardError, format_card, pairs_with, parse_card, rank
 from pyramid_env.engine.deal import Deal, deal, to_deal
+from pyramid_env.engine.errors import PyramidError, RulesError
 from pyramid_env.engine.game import Game
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.moves import DRAW, MOVES, NUM_MOVES, RECYCLE, STOCK, WASTE, Move, MoveKind
@@ -28,8 +29,8 @@ from pyramid_env.engine.state import (
 
 __all__ = [
     "DRAW", "MOVES", "NUM_MOVES", "PRESETS", "RECYCLE", "STOCK", "WASTE",
-    "CardError", "Deal", "Game", "Goal", "IllegalMove", "Move", "MoveKind", "Rules", "Scoring",
-    "State", "Status", "StockPlay", "UndoMoves",
+    "CardError", "Deal", "Game", "Goal", "IllegalMove", "Move", "MoveKind", "PyramidError",
+    "Rules", "RulesError", "Scoring", "State", "Status", "StockPlay", "UndoMoves",
     "apply", "apply_checked", "deal", "format_board", "format_card", "format_move", "get_rules",
     "hint", "is_dead", "is_won", "legal_ids", "legal_moves", "pairs_with", "parse_board",
     "parse_card", "parse_move", "rank", "status", "to_deal", "undo", "why_illegal",

@@ -9,6 +9,8 @@ below turn every per-card question into one tuple index.
 
 from __future__ import annotations
 
+from pyramid_env.engine.errors import CardError  # noqa: F401  (re-exported from its old home)
+
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 KING = 13
@@ -19,8 +21,6 @@ RANK: tuple[int, ...] = tuple(c % 13 + 1 for c in range(52))
 _BY_NAME: dict[str, int] = dict(zip(CARD_NAMES, range(52), strict=True))
 
 
-class CardError(ValueError):
-    """A card, a deal or a position given as text or numbers is malformed."""
 
 
 def rank(card: int) -> int:
@@ -52,8 +52,10 @@ def parse_card(text: str) -> int:
     """Parse ``'Kd'`` (also ``'kd'``, ``'KD'`` and ``'10d'``) into a card.
 
     Raises:
-        CardError: naming the token and what is wrong with it.
+        CardError: naming the token and what is wrong with it (or its type, if not text).
     """
+    if not isinstance(text, str):
+        raise CardError(f"card {text!r} ({type(text).__name__}) must be text, like 'Kd' or 'Ts'")
     token = text.strip()
     norm = token[:-1].upper().replace("10", "T") + token[-1:].lower()
     card = _BY_NAME.get(norm)

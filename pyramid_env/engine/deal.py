@@ -16,10 +16,14 @@ mean the same cards forever. Tests pin the first deals.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import operator
+import re
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyramid_env.engine.cards import CARD_NAMES, CardError, format_card, parse_card
+from pyramid_env.engine.errors import describe, is_int
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = MASK64  # deal numbers are 64-bit seeds: 0 <= n <= 2**64 - 1
@@ -107,6 +111,8 @@ def decode_code(code: str) -> tuple[int, ...]:
     Raises:
         CardError: a wrong prefix or length, a bad character, or a failed check digit.
     """
+    if not isinstance(code, str):
+        raise CardError(f"deal code {describe(code)} must be text, like {CODE_PREFIX + '...'!r}")
     text = code.strip()
     if not text.startswith(CODE_PREFIX):
         raise CardError(f"bad deal code {code!r}: it must start with {CODE_PREFIX!r}")
@@ -141,16 +147,21 @@ def decode_code(code: str) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------
 # Deals as text and as values.
 # ---------------------------------------------------------------------------------------------
-def check_cards(cards: Sequence[int]) -> tuple[int, ...]:
-    """Validate a full deck: 52 distinct cards in ``0..51``.
+def check_cards(cards: Iterable[Any]) -> tuple[int, ...]:
+    """Validate a full deck: 52 distinct cards in ``0..51`` (numpy integers become ints).
 
     Raises:
-        CardError: naming the duplicate or missing cards.
+        CardError: naming the first bad entry (with its type) and its position, a duplicate, or
+            the missing cards.
     """
-    cards = tuple(cards)
-    bad = [c for c in cards if not (isinstance(c, int) and 0 <= c < 52)]
-    if bad:
-        raise CardError(f"not a card: {bad[0]!r} (cards are integers 0..51)")
+    try:
+        given = tuple(cards)
+    except TypeError:
+        raise CardError(f"cards={describe(cards)} must be 52 card numbers 0..51") from None
+    for pos, c in enumerate(given, start=1):
+        if not (is_int(c) and 0 <= c < 52):
+            raise CardError(f"card {pos} is {describe(c)}: cards are integers 0..51")
+    cards = tuple(map(operator.index, given))
     if len(cards) > 52:
         raise CardError(f"a deal has 52 cards, got {len(cards)}")
     seen: dict[int, int] = {}
@@ -170,6 +181,8 @@ def parse_cards(text: str) -> tuple[int, ...]:
     Raises:
         CardError: naming the bad token and its position, a duplicate, or the missing cards.
     """
+    if not isinstance(text, str):
+        raise CardError(f"cards {describe(text)} must be text, like 'Jd 6c 7h ...'")
     tokens = text.replace(",", " ").split()
     cards = []
     for pos, token in enumerate(tokens, start=1):
@@ -193,8 +206,21 @@ class Deal:
     number: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        """Reject anything that is not a full deck."""
+        """Reject anything that is not a full deck, and a number that names other cards.
+
+        A number is shown as the deal's name (``deal #7``) and filed with results, so a wrong
+        one would report these cards as another deal: it must be the deal number of the cards.
+        """
         object.__setattr__(self, "cards", check_cards(self.cards))
+        if self.number is not None:
+            n = deal_number(self.number)
+            if shuffled_deck(n) != self.cards:
+                raise CardError(
+                    f"deal number {n} does not match the cards: deal #{n} is "
+                    f"{encode_code(shuffled_deck(n))}, these cards are {encode_code(self.cards)}; "
+                    "give number=None for cards that are not a numbered deal"
+                )
+            object.__setattr__(self, "number", n)
 
     @property
     def pyramid(self) -> tuple[int, ...]:
@@ -221,35 +247,69 @@ class Deal:
         return f"deal #{self.number}" if self.number is not None else f"deal {self.code}"
 
 
+def deal_number(n: Any) -> int:
+    """``n`` as a deal number: an integer (numpy's too, not bool) in ``0..2**64-1``.
+
+    Raises:
+        CardError: naming the value, its type if it is not an integer, and the range.
+    """
+    if not is_int(n):
+        raise CardError(f"deal number {describe(n)} must be an integer 0..2**64-1")
+    n = operator.index(n)
+    if not 0 <= n <= MAX_DEAL:
+        raise CardError(
+            f"deal number {n} is out of range: deal numbers are 0..2**64-1 ({MAX_DEAL})"
+        )
+    return n
+
+
 def deal(n: int) -> Deal:
     """Deal number ``n`` (``0 <= n < 2**64``): the same cards on every machine, forever.
 
     Raises:
-        ValueError: ``n`` is not an integer in range.
+        CardError: ``n`` is not an integer in range (a ``ValueError``, as before).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_DEAL:
-        raise ValueError(f"deal number {n!r} must be an integer in 0..2**64-1")
-    return Deal(shuffled_deck(n), n)
+    n = deal_number(n)
+    # Built without Deal.__post_init__: the shuffle is a valid deck of number n by construction,
+    # and checking it would shuffle twice on every env reset.
+    d = object.__new__(Deal)
+    object.__setattr__(d, "cards", shuffled_deck(n))
+    object.__setattr__(d, "number", n)
+    return d
 
 
 DealLike = int | str | Deal | Iterable[int]
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+_KINDS = "a deal number (int), a deal code 'P1-...', 52 cards as text, or 52 card numbers 0..51"
 
 
 def to_deal(spec: DealLike) -> Deal:
     """The deal named by a number, a code ``'P1-...'``, 52 cards as text or ints, or a ``Deal``.
 
+    Numpy integers are deal numbers (and card numbers) like ints; text that is an integer is a
+    deal number. Nothing falls back to a default deal: empty text, ``True``, floats, unordered
+    collections and anything else are refused.
+
     Raises:
-        CardError: malformed text or code. ValueError: a deal number out of range.
+        CardError: malformed text or code, a deal number out of range, bad card numbers, or a
+            value of a type that names no deal (the message says which type).
     """
     if isinstance(spec, Deal):
         return spec
-    if isinstance(spec, int):
+    if is_int(spec):
         return deal(spec)
     if isinstance(spec, str):
         text = spec.strip()
-        if text.startswith(CODE_PREFIX):
+        if not text:
+            raise CardError(f"deal {spec!r} is empty text: give {_KINDS}")
+        if text[: len(CODE_PREFIX)].upper() == CODE_PREFIX.upper():
             return Deal(decode_code(text))
-        if text.isdigit():
+        if _NUMBER.fullmatch(text):
             return deal(int(text))
+        if len(text.replace(",", " ").split()) == 1:
+            raise CardError(f"deal {spec!r} is not {_KINDS}")
         return Deal(parse_cards(text))
-    return Deal(tuple(spec))
+    unordered = isinstance(spec, (Mapping, Set))  # their order is not a deal order
+    if isinstance(spec, (bool, bytes, bytearray)) or unordered or not isinstance(spec, Iterable):
+        raise CardError(f"deal {describe(spec)} is not {_KINDS}")
+    return Deal(check_cards(spec))

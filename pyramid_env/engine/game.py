@@ -9,12 +9,16 @@ included, so loading replays the session and restores it exactly (position, coun
 from __future__ import annotations
 
 import json
+import operator
+import re
 from collections import deque
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import Deal, DealLike, to_deal
+from pyramid_env.engine.deal import Deal, DealLike, deal_number, shuffled_deck, to_deal
+from pyramid_env.engine.errors import CardError, IllegalMove, PyramidError, describe, is_int
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.moves import MOVES, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
@@ -22,6 +26,9 @@ from pyramid_env.engine.rules import Rules, UndoMoves, get_rules
 
 SAVE_FORMAT = "pyramid-env-save"
 SAVE_VERSION = 1
+SAVE_FIELDS = ("format", "version", "deal", "deal_number", "rules", "log", "board")
+"""The fields of a save; all but ``board`` (only for a game started from a board) required."""
+_T = TypeVar("_T")
 
 
 def score(s: st.State, moves: int, seconds: float = 0.0) -> float:
@@ -98,13 +105,20 @@ class Game:
         """Play a move given as a ``Move``, a move id or text (``'draw'``, ``'Kd'``, ``'5d+8s'``).
 
         Raises:
-            IllegalMove: the move is not legal here; the message says why.
+            IllegalMove: the move is not legal here, or not a move; the message says why.
+            CardError: move text with a bad card.
         """
         if isinstance(move, str):
             move = parse_move(self.state, move)
         elif not isinstance(move, Move):
-            if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(MOVES):
-                raise st.IllegalMove(f"move id {move!r} is out of range 0..{len(MOVES) - 1}")
+            if not is_int(move):
+                raise IllegalMove(
+                    f"move {describe(move)} is not a move: give a Move, a move id "
+                    f"0..{len(MOVES) - 1} or text such as 'draw', 'Kd', '5d+8s'"
+                )
+            move = operator.index(move)  # numpy's integers are move ids too
+            if not 0 <= move < len(MOVES):
+                raise IllegalMove(f"move id {move!r} is out of range 0..{len(MOVES) - 1}")
             move = MOVES[move]
         text = format_move(self.state, move)
         token = st.apply_checked(self.state, move)
@@ -190,27 +204,79 @@ class Game:
         } | ({"board": format_board(self._start)} if self._start else {})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game by replaying its log.
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game by replaying its log; every field is checked first.
+
+        A save is trusted only as far as it agrees with itself: its ``deal_number`` must name
+        its cards and its deal must be its board's, or the game would be shown and filed under
+        the wrong deal. Log entries are move texts, move ids (ints) or ``"undo"``; ids and
+        texts written another way (``"kd"``, ``"8s+5d"``) are saved back as the engine writes
+        them.
 
         Raises:
-            ValueError: not a save of this format; IllegalMove: a log that does not replay.
+            CardError: not a save of this format, a missing, unknown or malformed field, or
+                fields that disagree, naming the field (and a log entry by its index).
+            RulesError: bad ``rules``, naming the knob.
+            IllegalMove: a log entry that does not replay here, naming the entry.
         """
-        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
-            raise ValueError(
-                f"not a {SAVE_FORMAT} v{SAVE_VERSION} save: format={data.get('format')!r}, "
-                f"version={data.get('version')!r}"
+        if not isinstance(data, Mapping):
+            raise CardError(f"save {describe(data)} must be a dict, as Game.to_dict() writes")
+        fmt, version = data.get("format"), data.get("version")
+        if fmt != SAVE_FORMAT or not is_int(version) or version != SAVE_VERSION:
+            raise CardError(
+                f"not a {SAVE_FORMAT} v{SAVE_VERSION} save: format={fmt!r}, version={version!r}"
             )
-        rules = Rules.from_dict(data["rules"])
+        unknown = sorted(repr(k) for k in set(data) - set(SAVE_FIELDS))
+        if unknown:
+            raise CardError(
+                f"save has unknown field(s) {', '.join(unknown)}; a save has: "
+                f"{', '.join(SAVE_FIELDS)}"
+            )
+        missing = [k for k in SAVE_FIELDS[:-1] if k not in data]
+        if missing:
+            raise CardError(f"save is missing field(s): {', '.join(missing)}")
+        rules = _in_field("rules", Rules.from_dict, data["rules"])
+        cards = _in_field("deal", _saved_cards, data["deal"])
+        number = data["deal_number"]
+        if number is not None:
+            number = _in_field("deal_number", deal_number, number)
+            if shuffled_deck(number) != cards:
+                raise CardError(
+                    f"save field 'deal_number' is {number}, but the saved deal "
+                    f"{data['deal']!r} is not deal #{number}: the number must name the cards"
+                )
+        log = data["log"]
+        if not isinstance(log, list):
+            raise CardError(f"save field 'log' is {describe(log)}: it must be a list of moves")
+        for i, action in enumerate(log):
+            if not (isinstance(action, str) or is_int(action)):
+                raise CardError(
+                    f"save log entry {i} is {describe(action)}: an entry is a move as text "
+                    "('draw', 'Kd', '5d+8s'), a move id (int) or 'undo'"
+                )
         if "board" in data:
-            game = cls.from_board(data["board"], rules)
+            board = data["board"]
+            if not isinstance(board, str):
+                raise CardError(f"save field 'board' is {describe(board)}: it must be board text")
+            game = _in_field("board", cls.from_board, board, rules)
+            if game.deal.cards != cards:
+                raise CardError(
+                    "save field 'deal' is not the deal of its board: a game started from a "
+                    f"board is saved with the deal {game.deal.code!r} that its board fills in"
+                )
+            if number is not None:
+                raise CardError(
+                    f"save field 'deal_number' is {number}, but a game started from a board "
+                    "has no deal number: it must be null"
+                )
         else:
-            game = cls(Deal(to_deal(data["deal"]).cards, data.get("deal_number")), rules)
-        for i, action in enumerate(data["log"]):
+            game = cls(Deal(cards, number), rules)
+        for i, action in enumerate(log):
             try:
-                game.undo() if action == "undo" else game.play(action)
-            except st.IllegalMove as err:
-                raise st.IllegalMove(f"save log entry {i} ({action!r}): {err}") from None
+                is_undo = isinstance(action, str) and action.strip().lower() == "undo"
+                game.undo() if is_undo else game.play(action)
+            except PyramidError as err:
+                raise type(err)(f"save log entry {i} ({action!r}): {err}") from None
         return game
 
     def save(self, path: str | Path) -> None:
@@ -219,5 +285,41 @@ class Game:
 
     @classmethod
     def load(cls, path: str | Path) -> Game:
-        """Read a save written by :meth:`save`."""
-        return cls.from_dict(json.loads(Path(path).read_text()))
+        """Read a save written by :meth:`save`.
+
+        Raises:
+            CardError: the file is not JSON, or not a valid save (see :meth:`from_dict`).
+            RulesError, IllegalMove: as :meth:`from_dict`. OSError: the file cannot be read.
+        """
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise CardError(f"save file {str(path)!r} is not JSON: {err}") from None
+        return cls.from_dict(data)
+
+
+_NUMBER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _saved_cards(value: Any) -> tuple[int, ...]:
+    """The cards of a save's ``deal``: a deal code or 52 cards (as text or card numbers).
+
+    A deal number is refused here: it belongs in ``deal_number``, which is checked against the
+    cards, so one deal cannot be saved under two names.
+    """
+    if isinstance(value, str) and not _NUMBER_TEXT.fullmatch(value):
+        return to_deal(value).cards
+    if isinstance(value, (list, tuple)):
+        return to_deal(value).cards
+    raise CardError(
+        f"{describe(value)} must be a deal code 'P1-...' or 52 cards (deal numbers go in "
+        "'deal_number')"
+    )
+
+
+def _in_field(name: str, parse: Callable[..., _T], *args: Any) -> _T:
+    """``parse(*args)``, with any bad-input error prefixed by the save field it came from."""
+    try:
+        return parse(*args)
+    except PyramidError as err:
+        raise type(err)(f"save field {name!r}: {err}") from None

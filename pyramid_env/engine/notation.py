@@ -22,8 +22,10 @@ them (``stock: 24 face down``). The waste is face up, so it is always printed. S
 not say where the hidden cards are, so :func:`parse_board` refuses it.
 
 It serves ``str(state)``, test fixtures (``tests/fixtures/boards``) and hand-built positions:
-:func:`parse_board` accepts any position whose cards are distinct, filling the removed places
-with the cards that appear nowhere. Lines starting with ``#`` are comments.
+:func:`parse_board` accepts any position whose cards are distinct and whose layout play could
+reach under the rules (pyramid shape, recycles, drawn card, waste and stock counts), filling the
+removed places with the cards that appear nowhere; anything else is a ``CardError`` naming the
+line or slot. Lines starting with ``#`` are comments.
 
 Moves are written by card: ``draw``, ``recycle``, ``Kd`` (a King alone), ``5d+8s`` (a pair).
 """
@@ -32,7 +34,8 @@ from __future__ import annotations
 
 from pyramid_env.engine.cards import CARD_NAMES, CardError, parse_card
 from pyramid_env.engine.deal import Deal
-from pyramid_env.engine.layout import ROWS, SHAPES, SLOTS, UNCOVERS, slot_name
+from pyramid_env.engine.errors import describe
+from pyramid_env.engine.layout import COVERED_BY, ROWS, SHAPES, SLOTS, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, STOCK, WASTE, Move, MoveKind
 from pyramid_env.engine.rules import Rules, StockPlay, get_rules
 from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State, face_up
@@ -89,32 +92,53 @@ def stock_line(s: State, known: int | None = None) -> str:
     )
 
 
+_LINES = ("stock", "waste", "drawn", "recycles")
+_EMPTY = ("..", "--")
+
+
 def parse_board(text: str, rules: Rules | str | None = None) -> State:
     """Build a position from board text (see the module docstring).
 
+    The position must be one that play could reach under ``rules`` from some deal, as far as the
+    board shows: a pyramid shape that removals leave, at most ``rules.recycles`` recycles, no
+    drawn card under rules without one, and a stock and waste that draws of ``draw_count`` cards
+    (after ``waste_start``) leave. Which cards went with which is not checked: the removed cards
+    are not on the board, and hand-built positions (tests, puzzles) fill them in freely. The
+    ``stock:``, ``waste:`` and ``drawn:`` lines may be left out for an empty pile and
+    ``recycles:`` for 0; every line given is checked.
+
     Raises:
-        CardError: a bad card, a duplicate, a row of the wrong length, or a pyramid shape that
-            no play can reach (a card present while one it covers is gone).
+        CardError: naming the line or slot: a bad card, a duplicate (with both places), a row of
+            the wrong length, an unknown or repeated line, a malformed ``recycles:`` or
+            ``drawn:``, recycles out of range, or a position no play can reach (saying why).
+        RulesError: bad ``rules``.
     """
     rules = get_rules(rules)
+    if not isinstance(text, str):
+        raise CardError(f"board {describe(text)} must be board text (str)")
     rows: list[list[str]] = []
     fields: dict[str, list[str]] = {}
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         head, sep, rest = line.partition(":")
-        if sep:
-            fields[head.strip().lower()] = rest.split()
-        else:
+        if not sep:
             rows.append(line.split())
+            continue
+        key = head.strip().lower()
+        if key not in _LINES:
+            raise CardError(
+                f"board line {number}: unknown line {head.strip()!r}; after the pyramid rows a "
+                f"board has the lines {', '.join(k + ':' for k in _LINES)}"
+            )
+        if key in fields:
+            raise CardError(f"board line {number}: a second {key!r} line; each appears once")
+        fields[key] = rest.split()
     if len(rows) != ROWS or any(len(row) != r + 1 for r, row in enumerate(rows)):
         raise CardError(
             f"a board has 7 pyramid rows of 1..7 cards; got rows of {[len(r) for r in rows]}"
         )
-    unknown = set(fields) - {"stock", "waste", "drawn", "recycles"}
-    if unknown:
-        raise CardError(f"unknown board line(s): {', '.join(sorted(unknown))}")
 
     hidden = fields.get("stock", [])
     if HIDDEN in hidden or "face" in hidden:
@@ -123,41 +147,140 @@ def parse_board(text: str, rules: Rules | str | None = None) -> State:
             "it does not say where those cards are; print it with format_board(s) to parse it"
         )
 
-    def cards_of(tokens: list[str]) -> list[int | None]:
-        return [None if t in ("..", "--") else parse_card(t) for t in tokens]
+    where: dict[int, str] = {}  # card -> its place, to name both places of a duplicate
 
-    pyramid = cards_of([t for row in rows for t in row])
-    waste = [c for c in cards_of(fields.get("waste", [])) if c is not None]
-    drawn = [c for c in cards_of(fields.get("drawn", [])) if c is not None]
-    stock = [c for c in cards_of(fields.get("stock", [])) if c is not None]
-    if drawn and rules.stock_play is not StockPlay.DRAWN_AND_WASTE:
-        raise CardError(f"rules {rules.name!r} have no drawn card")
+    def card(token: str, place: str) -> int:
+        try:
+            c = parse_card(token)
+        except CardError as err:
+            raise CardError(f"board {place}: {err}") from None
+        if c in where:
+            raise CardError(f"{CARD_NAMES[c]} appears twice on the board: {where[c]} and {place}")
+        where[c] = place
+        return c
+
+    def pile(name: str) -> list[int]:
+        tokens = fields.get(name, [])
+        for i, t in enumerate(tokens, start=1):
+            if t in _EMPTY:
+                raise CardError(
+                    f"board {name} card {i} is {t!r}: the {name} line lists only its cards "
+                    "('..' marks an empty pyramid slot or drawn spot)"
+                )
+        return [card(t, f"{name} card {i}") for i, t in enumerate(tokens, start=1)]
+
+    pyramid = [
+        None if t in _EMPTY else card(t, slot_name(i))
+        for i, t in enumerate(t for row in rows for t in row)
+    ]
+    waste = pile("waste")
+    drawn: list[int] = []
+    if "drawn" in fields:
+        if rules.stock_play is not StockPlay.DRAWN_AND_WASTE:
+            raise CardError(
+                f"board has a 'drawn:' line, but rules {rules.name!r} have no drawn card "
+                f"(stock_play={rules.stock_play.value})"
+            )
+        tokens = fields["drawn"]
+        if len(tokens) != 1:
+            raise CardError(
+                f"board drawn: {' '.join(tokens)!r} must be one card, or '..' for an empty spot"
+            )
+        if tokens[0] not in _EMPTY:
+            drawn = [card(tokens[0], "drawn card")]
+    stock = pile("stock")
+    recycles = _recycles(fields.get("recycles"), rules)
     cycle: list[int | None] = [*waste, *drawn, *stock]
     if len(cycle) > STOCK_SIZE:
         raise CardError(f"stock, waste and drawn card hold {len(cycle)} cards; at most 24")
-    placed = [c for c in pyramid + cycle if c is not None]
-    seen: set[int] = set()
-    for c in placed:
-        if c in seen:
-            raise CardError(f"{CARD_NAMES[c]} appears twice on the board")
-        seen.add(c)
-    spare = iter(c for c in range(52) if c not in seen)
+
+    pyr = sum(1 << i for i, c in enumerate(pyramid) if c is not None)
+    if pyr not in SHAPES:
+        raise CardError(_unreachable_shape(pyr, pyramid))
+    below = _turned_removed(len(waste) + len(drawn), len(stock), recycles, rules)
+    # Removed stock cards go where play could have taken them: ``below`` of them among the
+    # cards turned this pass (so the draw count adds up), the others after the stock.
+    cycle = [None] * below + cycle
     cycle += [None] * (STOCK_SIZE - len(cycle))
+    spare = iter(c for c in range(52) if c not in where)
     cards = [c if c is not None else next(spare) for c in pyramid + cycle]
     s = State(Deal(tuple(cards)), rules)
-    s.pyr = sum(1 << i for i, c in enumerate(pyramid) if c is not None)
-    if s.pyr not in SHAPES:
-        bad = next(
-            i
-            for i in range(SLOTS)
-            if not s.pyr >> i & 1 and any(s.pyr >> t & 1 for t in UNCOVERS[i])
-        )
-        raise CardError(f"{slot_name(bad)} is empty but a card it covers is still there")
+    s.pyr = pyr
     s.left = sum(1 << i for i, c in enumerate(cycle) if c is not None)
-    s.ptr = len(waste) + len(drawn)
+    s.ptr = below + len(waste) + len(drawn)
     s.drawn = bool(drawn)
-    s.recycles = int(fields.get("recycles", ["0"])[0])
+    s.recycles = recycles
     return s
+
+
+def _recycles(tokens: list[str] | None, rules: Rules) -> int:
+    """The ``recycles:`` line's count, checked against the rules (no line: 0)."""
+    if tokens is None:
+        return 0
+    allowed = (
+        "0 or more (unlimited passes)"
+        if rules.recycles is None
+        else f"0..{rules.recycles} ({rules.passes} pass{'es' if rules.passes != 1 else ''})"
+    )
+    if len(tokens) != 1 or not tokens[0].isascii() or not tokens[0].isdigit():
+        raise CardError(
+            f"board recycles: {' '.join(tokens)!r} must be one whole number; rules "
+            f"{rules.name!r} allow {allowed}"
+        )
+    n = int(tokens[0])
+    if rules.recycles is not None and n > rules.recycles:
+        raise CardError(
+            f"board recycles: {n} is out of range: rules {rules.name!r} allow {allowed}"
+        )
+    return n
+
+
+def _unreachable_shape(pyr: int, pyramid: list[int | None]) -> str:
+    """Why a pyramid mask is no shape play leaves: an empty slot with a card still covering it.
+
+    A card is removed only once no card covers it (or together with its last coverer), so
+    every removed card's coverers are gone too.
+    """
+    for i in range(SLOTS):
+        on = [t for t in COVERED_BY[i] if pyr >> t & 1]
+        if not pyr >> i & 1 and on:
+            names = " and ".join(f"{CARD_NAMES[pyramid[t]]} at {slot_name(t)}" for t in on)
+            return (
+                f"{slot_name(i)} is empty, but {names} still cover{'s' if len(on) == 1 else ''} "
+                "it: a card is removed only after the cards covering it"
+            )
+    raise AssertionError(f"mask {pyr:#x} is closed upward yet not a shape")  # layout.py's claim
+
+
+def _turned_removed(turned: int, stock: int, recycles: int, rules: Rules) -> int:
+    """How many removed cards to place among the cards turned this pass (fewest that fit).
+
+    In the pass under way, the cards turned so far (by the deal's ``waste_start`` on the first
+    pass, then ``draw_count`` at a time) are the waste, the drawn card and those of them removed
+    since; only the last draw of a pass may turn fewer, emptying the stock. A board whose waste
+    no removals can make up to such a count could not arise.
+
+    Raises:
+        CardError: saying which rule the waste and stock cannot have come from.
+    """
+    if stock == 0:
+        return 0
+    removed = STOCK_SIZE - turned - stock
+    start = rules.waste_start if recycles == 0 else 0
+    for extra in range(removed + 1):
+        if turned + extra >= start and (turned + extra - start) % rules.draw_count == 0:
+            return extra
+    if rules.draw_count == 1:
+        raise CardError(
+            f"under rules {rules.name!r} the deal turns {start} card onto the waste, so before "
+            f"any recycle (recycles: 0) the stock cannot hold all {stock} cards"
+        )
+    dealt = f"the deal turns {start} card onto the waste and " if start else ""
+    raise CardError(
+        f"under rules {rules.name!r} {dealt}each draw turns {rules.draw_count} cards (the last "
+        f"may turn fewer, emptying the stock): {turned} card(s) turned this pass and {stock} in "
+        f"the stock, with {removed} stock card(s) removed, is a count no draws leave"
+    )
 
 
 def format_move(s: State, move: Move) -> str:
@@ -196,17 +319,22 @@ def parse_move(s: State, text: str) -> Move:
     Raises:
         IllegalMove: a card that is not in play (with where it is). CardError: bad card text.
     """
+    if not isinstance(text, str):
+        raise CardError(f"move {describe(text)} must be text: 'draw', 'recycle', 'Kd', '5d+8s'")
     t = text.strip().lower()
     if t in ("draw", "d"):
         return DRAW
     if t in ("recycle", "r"):
         return RECYCLE
-    parts = [p for p in t.replace(" ", "").split("+")]
+    parts = text.strip().replace(" ", "").split("+")  # cards as written, for the messages
     if not 1 <= len(parts) <= 2:
         raise CardError(
             f"bad move {text!r}: write 'draw', 'recycle', a King 'Kd' or a pair '5d+8s'"
         )
-    places = sorted(_place_of(s, parse_card(p)) for p in parts)
+    cards = [parse_card(p) for p in parts]
+    if len(cards) == 2 and cards[0] == cards[1]:
+        raise CardError(f"bad move {text!r}: the same card twice; a pair is two cards, '5d+8s'")
+    places = sorted(_place_of(s, c) for c in cards)
     if len(places) == 1:
         return KING_AT[places[0]]
     move = PAIR_AT.get((places[0], places[1]))

@@ -9,9 +9,14 @@ the ``Rules`` it plays by, so one engine serves every variant (two copies would 
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from pyramid_env.engine.errors import RulesError, as_int, describe
 
 
 class StockPlay(StrEnum):
@@ -54,6 +59,9 @@ class Scoring:
     ``+ clear_bonus`` once the pyramid is empty, ``+ max(0, win_bonus - win_per_move * moves -
     win_per_second * seconds)`` once the game is won (the bonus never goes negative: our reading
     of 004, which does not say).
+
+    The per-card points and the clear bonus are integers; the win bonus and its rates are any
+    finite numbers (stored as ``float``). Numpy numbers are accepted and stored as Python ones.
     """
 
     pyramid_card: int = 10
@@ -63,26 +71,56 @@ class Scoring:
     win_per_move: float = 0.0
     win_per_second: float = 0.0
 
+    def __post_init__(self) -> None:
+        """Type-check every field once, here, so a score can never be computed from a string."""
+        for name in _INT_POINTS:
+            value = as_int(
+                getattr(self, name), f"rule scoring.{name}", "must be an int", RulesError
+            )
+            object.__setattr__(self, name, value)
+        for name in _REAL_POINTS:
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, numbers.Real)
+                or not math.isfinite(value)
+            ):
+                raise RulesError(f"rule scoring.{name}={describe(value)} must be a finite number")
+            object.__setattr__(self, name, float(value))
+
+
+_INT_POINTS = ("pyramid_card", "stock_card", "clear_bonus")
+_REAL_POINTS = ("win_bonus", "win_per_move", "win_per_second")
+SCORING_FIELDS: tuple[str, ...] = _INT_POINTS + _REAL_POINTS
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A complete rule set. Build one with :func:`get_rules` (a preset plus overrides).
 
+    Every field is checked on construction (see ``__post_init__``): a wrong type or value is a
+    :class:`~pyramid_env.engine.errors.RulesError` naming the knob, the value and what it can
+    take, never a silent fallback.
+
     Attributes:
-        name: the preset it came from, for display (``"relaxed"``, ``"two-card"``, ...).
-        passes: trips through the stock allowed (recycles allowed = ``passes - 1``);
-            ``None`` for unlimited.
-        covering_pair: a card may be removed with the one card still covering it (000).
-        stock_play: which stock cards are in play; see :class:`StockPlay`.
+        name: what the rules are called, for display and for finding the solver's shipped
+            labels: a preset's name (``"relaxed"``, ``"two-card"``, ...) only for that preset
+            unchanged; a preset changed by :func:`get_rules` is named with its changes
+            (``"msc passes=1"``); any other non-empty text names a rule set of your own.
+        passes: trips through the stock allowed (recycles allowed = ``passes - 1``); an int
+            ``>= 1``, or ``None`` for unlimited.
+        covering_pair: a card may be removed with the one card still covering it (000). A bool.
+        stock_play: which stock cards are in play; a :class:`StockPlay` or its value.
         waste_start: cards turned onto the waste by the deal itself (0, or 1 in 002).
-        goal: see :class:`Goal`.
+        goal: a :class:`Goal` or its value.
         draw_count: cards turned per draw (1, or 3 for draw-three).
         dead_deal_ends_game: the game ends, lost, as soon as 000's dead-deal test holds (no
             removal now and no stock or waste card that could ever help). Otherwise it ends only
             when no action at all is left. The test itself is always available as a query.
-        scoring: see :class:`Scoring`.
-        undo_limit: how many of the last actions can be undone; ``None`` for all.
-        undo_moves: see :class:`UndoMoves`.
+        scoring: a :class:`Scoring`, or a dict of its fields.
+        undo_limit: how many of the last actions can be undone, an int ``>= 0``; ``None`` for
+            all.
+        undo_moves: a :class:`UndoMoves` or its value.
     """
 
     name: str = "relaxed"
@@ -98,24 +136,26 @@ class Rules:
     undo_moves: UndoMoves = UndoMoves.DECREMENT
 
     def __post_init__(self) -> None:
-        """Coerce enum strings and reject impossible values with a message naming the knob."""
-        for name, enum in (("stock_play", StockPlay), ("goal", Goal), ("undo_moves", UndoMoves)):
-            value = getattr(self, name)
-            try:
-                object.__setattr__(self, name, enum(value))
-            except ValueError:
-                choices = ", ".join(e.value for e in enum)
-                raise ValueError(f"rule {name}={value!r} is not one of: {choices}") from None
-        if isinstance(self.scoring, dict):
-            object.__setattr__(self, "scoring", Scoring(**self.scoring))
-        if self.passes is not None and (not isinstance(self.passes, int) or self.passes < 1):
-            raise ValueError(f"rule passes={self.passes!r} must be an integer >= 1, or None")
-        if self.waste_start not in (0, 1):
-            raise ValueError(f"rule waste_start={self.waste_start!r} must be 0 or 1")
-        if self.draw_count not in (1, 3):
-            raise ValueError(f"rule draw_count={self.draw_count!r} must be 1 or 3")
-        if self.undo_limit is not None and self.undo_limit < 0:
-            raise ValueError(f"rule undo_limit={self.undo_limit!r} must be >= 0, or None")
+        """Check and normalise every knob once, so the engine can trust ``Rules`` everywhere.
+
+        A misspelt value would otherwise change the game quietly: ``covering_pair="False"`` is
+        truthy, ``passes=True`` reads as one pass, ``undo_limit="5"`` fails deep in a deque.
+        Enum strings become enum members and numpy integers plain ints, so equal rules compare,
+        hash and save the same.
+        """
+        put = object.__setattr__
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RulesError(f"rule name={describe(self.name)} must be a non-empty str")
+        put(self, "passes", _count("passes", self.passes, 1, "unlimited passes"))
+        for knob in ("covering_pair", "dead_deal_ends_game"):
+            put(self, knob, _flag(knob, getattr(self, knob)))
+        for knob, enum in _ENUMS.items():
+            put(self, knob, _choice(knob, getattr(self, knob), enum))
+        put(self, "waste_start", _one_of("waste_start", self.waste_start, (0, 1)))
+        put(self, "draw_count", _one_of("draw_count", self.draw_count, (1, 3)))
+        put(self, "scoring", _scoring(self.scoring))
+        put(self, "undo_limit", _count("undo_limit", self.undo_limit, 0, "no limit"))
+        _check_name(self)
 
     @property
     def recycles(self) -> int | None:
@@ -123,12 +163,26 @@ class Rules:
         return None if self.passes is None else self.passes - 1
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed; unknown knob names are an error that lists the known."""
+        """A copy with some knobs changed; unknown knob names are an error that lists the known.
+
+        A preset (or a preset already changed) keeps a name that says what differs from the
+        preset, so changed rules never pass for the preset: ``get_rules("msc").replace(
+        passes=1).name == "msc passes=1"``, and changing it back gives ``"msc"`` again. Rules with
+        a name of their own keep it, unless ``name`` is among the changes. A ``scoring`` dict
+        changes only the scoring fields it names.
+        """
         _check_knobs(changes)
-        return dataclasses.replace(self, **changes)
+        if isinstance(changes.get("scoring"), Mapping):
+            changes["scoring"] = _scoring(changes["scoring"], base=self.scoring)
+        preset = None if "name" in changes else _preset_of(self.name)
+        if preset is None:
+            return dataclasses.replace(self, **changes)
+        new = dataclasses.replace(self, name=_UNNAMED, **changes)
+        object.__setattr__(new, "name", _changed_name(preset, new))
+        return new
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able dict; ``Rules.from_dict(r.to_dict()) == r``."""
+        """Plain JSON-able dict of every knob; ``Rules.from_dict(r.to_dict()) == r``."""
         return dataclasses.asdict(self) | {
             "stock_play": self.stock_play.value,
             "goal": self.goal.value,
@@ -136,14 +190,47 @@ class Rules:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Inverse of :meth:`to_dict`."""
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; also reads a preset named with some knobs changed.
+
+        A dict whose ``name`` is a preset is that preset with the other knobs given as overrides
+        (``{"name": "msc"}`` is msc, ``{"name": "msc", "passes": 1}`` is ``"msc passes=1"``).
+        Any other dict must give every knob, and a ``scoring`` dict every scoring field: a save
+        that leaves a knob out must not be played by some default rule (relaxed's, once).
+
+        Raises:
+            RulesError: not a dict, an unknown knob, a missing one, or a bad value.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError(
+                f"rules={describe(data)} must be a dict of rule knobs (Rules.to_dict() writes one)"
+            )
         _check_knobs(data)
+        name = data.get("name")
+        if isinstance(name, str) and name in PRESETS:
+            return PRESETS[name].replace(**{k: v for k, v in data.items() if k != "name"})
+        missing = [k for k in KNOBS if k not in data]
+        if missing:
+            raise RulesError(
+                f"rules named {name!r} are not a preset ({', '.join(PRESETS)}), so every knob "
+                f"must be given; missing: {', '.join(missing)}"
+            )
+        scoring = data["scoring"]
+        if isinstance(scoring, Mapping):
+            gone = [k for k in SCORING_FIELDS if k not in scoring]
+            if gone and not set(scoring) - set(SCORING_FIELDS):
+                raise RulesError(
+                    f"rules named {name!r}: scoring must give every field; missing: "
+                    f"{', '.join(gone)}"
+                )
         return cls(**data)
 
     def describe(self) -> str:
         """One line: ``relaxed: unlimited passes, covering pair, waste-top, clear pyramid``."""
-        passes = "unlimited passes" if self.passes is None else f"{self.passes} pass(es)"
+        if self.passes is None:
+            passes = "unlimited passes"
+        else:
+            passes = f"{self.passes} pass" + ("" if self.passes == 1 else "es")
         parts = [passes, "covering pair" if self.covering_pair else "no covering pair"]
         parts += [self.stock_play.value, f"clear {self.goal.value}", f"draw {self.draw_count}"]
         if self.waste_start:
@@ -152,62 +239,182 @@ class Rules:
 
 
 KNOBS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+_ENUMS: dict[str, type[StrEnum]] = {"stock_play": StockPlay, "goal": Goal, "undo_moves": UndoMoves}
+_UNNAMED = "(being renamed)"  # a placeholder no preset name check applies to
 
 
-def _check_knobs(names: Any) -> None:
-    unknown = sorted(set(names) - set(KNOBS))
+def _check_knobs(names: Iterable[Any]) -> None:
+    unknown = sorted(repr(k) for k in set(names) - set(KNOBS))
     if unknown:
-        raise ValueError(f"unknown rule {', '.join(map(repr, unknown))}; known: {', '.join(KNOBS)}")
+        raise RulesError(f"unknown rule {', '.join(unknown)}; known: {', '.join(KNOBS)}")
 
 
-PRESETS: dict[str, Rules] = {
-    rules.name: rules
-    for rules in (
-        # 000 (cardgames.io): unlimited recycling, covering pair, the game declares dead deals.
-        Rules(name="relaxed"),
-        # 000's strict variant: the stock is dealt through once.
-        Rules(name="one-pass", passes=1),
-        # 001 (Poozee): drawn card and waste top both play; 3 passes by default (1-3 offered).
-        Rules(
-            name="two-card",
-            passes=3,
-            covering_pair=False,
-            stock_play=StockPlay.DRAWN_AND_WASTE,
-            dead_deal_ends_game=False,
-            scoring=Scoring(pyramid_card=10, stock_card=5, clear_bonus=100),
+def _count(knob: str, value: Any, low: int, none: str) -> int | None:
+    """An int knob ``>= low``, or ``None`` (which means ``none``)."""
+    if value is None:
+        return None
+    allowed = f"must be an int >= {low}, or None for {none}"
+    number = as_int(value, f"rule {knob}", allowed, RulesError)
+    if number < low:
+        raise RulesError(f"rule {knob}={number} {allowed}")
+    return number
+
+
+def _one_of(knob: str, value: Any, allowed: tuple[int, ...]) -> int:
+    text = " or ".join(map(str, allowed))
+    number = as_int(value, f"rule {knob}", f"must be the int {text}", RulesError)
+    if number not in allowed:
+        raise RulesError(f"rule {knob}={number} must be {text}")
+    return number
+
+
+def _flag(knob: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+        return bool(value)  # numpy's bool is a bool to its users; 0/1 or "False" are not
+    raise RulesError(f"rule {knob}={describe(value)} must be True or False (a bool)")
+
+
+def _choice(knob: str, value: Any, enum: type[StrEnum]) -> StrEnum:
+    if isinstance(value, enum):
+        return value
+    choices = ", ".join(e.value for e in enum)
+    if not isinstance(value, str):
+        raise RulesError(f"rule {knob}={describe(value)} must be one of the strings: {choices}")
+    try:
+        return enum(value)
+    except ValueError:
+        raise RulesError(f"rule {knob}={value!r} is not one of: {choices}") from None
+
+
+def _scoring(value: Any, base: Scoring | None = None) -> Scoring:
+    """A ``Scoring`` as is, or one from a dict of its fields (changing ``base``'s, if given)."""
+    if isinstance(value, Scoring):
+        return value
+    if not isinstance(value, Mapping):
+        raise RulesError(
+            f"rule scoring={describe(value)} must be a Scoring or a dict of its fields: "
+            f"{', '.join(SCORING_FIELDS)}"
+        )
+    unknown = sorted(repr(k) for k in set(value) - set(SCORING_FIELDS))
+    if unknown:
+        raise RulesError(
+            f"unknown rule scoring field {', '.join(unknown)}; known: {', '.join(SCORING_FIELDS)}"
+        )
+    return dataclasses.replace(base, **value) if base else Scoring(**value)
+
+
+def _text(knob: str, value: Any) -> str:
+    """A knob's value as a rule set's name writes it: ``passes=unlimited``, ``goal=all``."""
+    if value is None:
+        return "unlimited"
+    if isinstance(value, StrEnum):
+        return value.value
+    return repr(value)
+
+
+def _changed_name(preset: str, rules: Rules) -> str:
+    """``preset`` followed by every knob of ``rules`` that differs from it: ``"msc passes=1"``."""
+    base = PRESETS[preset]
+    changes = []
+    for knob in KNOBS[1:]:
+        mine, theirs = getattr(rules, knob), getattr(base, knob)
+        if knob == "scoring":
+            changes += [
+                f"scoring.{f}={_text(f, getattr(mine, f))}"
+                for f in SCORING_FIELDS
+                if getattr(mine, f) != getattr(theirs, f)
+            ]
+        elif mine != theirs:
+            changes.append(f"{knob}={_text(knob, mine)}")
+    return " ".join([preset, *changes])
+
+
+def _preset_of(name: str) -> str | None:
+    """The preset a name says the rules are (``"msc"``, ``"msc passes=1"``), else ``None``.
+
+    Only a preset's name, alone or followed by ``knob=value`` words, counts: ``"msc variant"``
+    is a name of one's own.
+    """
+    head, _, tail = name.partition(" ")
+    if head not in PRESETS:
+        return None
+    known = {*KNOBS[1:], *(f"scoring.{f}" for f in SCORING_FIELDS)}
+    for word in tail.split(" ") if tail else ():
+        knob, equals, _ = word.partition("=")
+        if not equals or knob not in known:
+            return None
+    return head
+
+
+def _check_name(rules: Rules) -> None:
+    """A preset's name is a promise: the rules must be that preset, or name what they change.
+
+    Results, labels and saves are filed by name (the solver's shipped labels are looked up by
+    it), so ``Rules(name="msc", passes=1)`` would report one pass as msc's three.
+    """
+    preset = _preset_of(rules.name)
+    if preset is None:
+        return
+    want = _changed_name(preset, rules)
+    if want != rules.name:
+        raise RulesError(
+            f"rule name={rules.name!r} does not match the knobs: they are {want!r}; change a "
+            f"preset with get_rules({preset!r}, knob=value), which names the result, or give a "
+            "name of your own"
+        )
+
+
+PRESETS: dict[str, Rules] = {}
+"""The presets by name. Filled one by one: each is checked against those already in."""
+for _preset in (
+    # 000 (cardgames.io): unlimited recycling, covering pair, the game declares dead deals.
+    Rules(name="relaxed"),
+    # 000's strict variant: the stock is dealt through once.
+    Rules(name="one-pass", passes=1),
+    # 001 (Poozee): drawn card and waste top both play; 3 passes by default (1-3 offered).
+    Rules(
+        name="two-card",
+        passes=3,
+        covering_pair=False,
+        stock_play=StockPlay.DRAWN_AND_WASTE,
+        dead_deal_ends_game=False,
+        scoring=Scoring(pyramid_card=10, stock_card=5, clear_bonus=100),
+    ),
+    # 002: one card on the waste at the start, unlimited passes, undo of the last 100 actions.
+    Rules(
+        name="unlimited",
+        covering_pair=False,
+        waste_start=1,
+        dead_deal_ends_game=False,
+        undo_limit=100,
+        undo_moves=UndoMoves.KEEP,
+    ),
+    # 003: one turn of the waste.
+    Rules(name="two-pass", passes=2, covering_pair=False, dead_deal_ends_game=False),
+    # 004 (Hevagames): two redeals; a win bonus that shrinks with moves and time.
+    Rules(
+        name="three-pass",
+        passes=3,
+        covering_pair=False,
+        dead_deal_ends_game=False,
+        scoring=Scoring(
+            pyramid_card=10, stock_card=2, win_bonus=600, win_per_move=2, win_per_second=0.5
         ),
-        # 002: one card on the waste at the start, unlimited passes, undo of the last 100 actions.
-        Rules(
-            name="unlimited",
-            covering_pair=False,
-            waste_start=1,
-            dead_deal_ends_game=False,
-            undo_limit=100,
-            undo_moves=UndoMoves.KEEP,
-        ),
-        # 003: one turn of the waste.
-        Rules(name="two-pass", passes=2, covering_pair=False, dead_deal_ends_game=False),
-        # 004 (Hevagames): two redeals; a win bonus that shrinks with moves and time.
-        Rules(
-            name="three-pass",
-            passes=3,
-            covering_pair=False,
-            dead_deal_ends_game=False,
-            scoring=Scoring(
-                pyramid_card=10, stock_card=2, win_bonus=600, win_per_move=2, win_per_second=0.5
-            ),
-            undo_moves=UndoMoves.COUNT,
-        ),
-        # Microsoft Solitaire Collection (shared/oracle/msc-1500): face-up stock top, 3 passes.
-        Rules(
-            name="msc",
-            passes=3,
-            covering_pair=False,
-            stock_play=StockPlay.FACE_UP_STOCK,
-            dead_deal_ends_game=False,
-        ),
-    )
-}
+        undo_moves=UndoMoves.COUNT,
+    ),
+    # Microsoft Solitaire Collection (shared/oracle/msc-1500): face-up stock top, 3 passes.
+    Rules(
+        name="msc",
+        passes=3,
+        covering_pair=False,
+        stock_play=StockPlay.FACE_UP_STOCK,
+        dead_deal_ends_game=False,
+    ),
+):
+    PRESETS[_preset.name] = _preset
+
 DEFAULT_PRESET = "relaxed"
 
 
@@ -215,9 +422,13 @@ def get_rules(rules: str | Rules | None = None, **overrides: Any) -> Rules:
     """A preset by name (or a ``Rules`` as is), with knobs overridden.
 
     ``get_rules("two-card", passes=1)``; ``get_rules("relaxed", goal="all", draw_count=3)``.
+    Overrides that change a preset show in the name (``"two-card passes=1"``), so the result is
+    never reported or looked up as the unchanged preset; overrides equal to the preset's own
+    values leave it as it is.
 
     Raises:
-        ValueError: an unknown preset (listing the known ones), an unknown knob or a bad value.
+        RulesError: an unknown preset (listing the known ones), an unknown knob, a bad value,
+            or ``rules`` of another type.
     """
     if rules is None:
         rules = DEFAULT_PRESET
@@ -225,7 +436,12 @@ def get_rules(rules: str | Rules | None = None, **overrides: Any) -> Rules:
         try:
             rules = PRESETS[rules]
         except KeyError:
-            raise ValueError(
+            raise RulesError(
                 f"unknown preset {rules!r}; known presets: {', '.join(PRESETS)}"
             ) from None
+    elif not isinstance(rules, Rules):
+        raise RulesError(
+            f"rules={describe(rules)} must be a preset name ({', '.join(PRESETS)}), a Rules, "
+            f"or None for {DEFAULT_PRESET}"
+        )
     return rules.replace(**overrides) if overrides else rules

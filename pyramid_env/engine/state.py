@@ -21,10 +21,12 @@ separate, slow, readable implementation of the rules that tests compare with the
 
 from __future__ import annotations
 
+import operator
 from enum import StrEnum
 
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
 from pyramid_env.engine.deal import DealLike, to_deal
+from pyramid_env.engine.errors import IllegalMove, describe, is_int
 from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS, slot_name
 from pyramid_env.engine.moves import MOVES, PLACES, STOCK, WASTE, Move, MoveKind
 from pyramid_env.engine.rules import Goal, Rules, StockPlay, get_rules
@@ -40,8 +42,6 @@ MODE = {StockPlay.WASTE_TOP: 0, StockPlay.DRAWN_AND_WASTE: 1, StockPlay.FACE_UP_
 """The kind of stock play as a small integer, for the fast paths (and the compiled kernel)."""
 
 
-class IllegalMove(ValueError):
-    """A move that the rules do not allow here; the message says why."""
 
 
 class Status(StrEnum):
@@ -472,7 +472,12 @@ def apply_checked(s: State, move: Move | int) -> Token:
         IllegalMove: the move is not legal here; the message names the cards and the rule.
     """
     if not isinstance(move, Move):
-        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(MOVES):
+        if not is_int(move):  # numpy's integers are ids too; True is not
+            raise IllegalMove(
+                f"move {describe(move)} is not a Move or a move id 0..{len(MOVES) - 1}"
+            )
+        move = operator.index(move)
+        if not 0 <= move < len(MOVES):
             raise IllegalMove(f"move id {move!r} is out of range 0..{len(MOVES) - 1}")
         move = MOVES[move]
     reason = why_illegal(s, move)

@@ -23,6 +23,12 @@ card with the waste top".
 
 from __future__ import annotations
 
+import numbers
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.engine.errors import PyramidError, describe
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, PAIR_AT, Move, place_name
 
 N_ACTIONS = NUM_MOVES
@@ -33,19 +39,44 @@ PAIR_OFFSET = 32
 
 __all__ = [
     "DRAW_ACTION", "KING_OFFSET", "N_ACTIONS", "PAIR_AT", "PAIR_OFFSET", "RECYCLE_ACTION",
-    "action_name", "decode", "encode",
+    "action_id", "action_name", "decode", "encode",
 ]  # fmt: skip
+
+
+def action_id(value: Any, name: str = "action") -> int:
+    """``value`` as an action id, a plain int in ``0..326``.
+
+    Integers as Gymnasium's ``Discrete`` takes them: Python and numpy integers and 0-d integer
+    arrays (what ``Discrete.sample`` and a policy's ``predict`` return). A bool, a float (even
+    3.0: a float action is a bug upstream, not a choice to round), a string or None is refused.
+
+    Raises:
+        PyramidError: naming ``name``, the value and the allowed ids.
+    """
+    if type(value) is not int:
+        if isinstance(value, np.integer):  # first: what vector envs and samplers hand over
+            value = int(value)
+        elif isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+            value = int(value)
+        elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            value = int(value)  # numpy integers are Integral; numpy bools are not
+        else:
+            raise PyramidError(
+                f"{name} {describe(value)} is not an action id: expected an integer "
+                f"0..{N_ACTIONS - 1} (int, numpy integer or 0-d integer array)"
+            )
+    if not 0 <= value < N_ACTIONS:
+        raise PyramidError(f"{name} {value} is out of range 0..{N_ACTIONS - 1}")
+    return value
 
 
 def decode(action: int) -> Move:
     """The engine move of an action id.
 
     Raises:
-        ValueError: the id is out of range (naming the range).
+        PyramidError: not an integer, or out of range (see :func:`action_id`).
     """
-    if not 0 <= action < N_ACTIONS:
-        raise ValueError(f"action {action} is out of range 0..{N_ACTIONS - 1}")
-    return MOVES[action]
+    return MOVES[action_id(action)]
 
 
 def encode(move: Move) -> int:

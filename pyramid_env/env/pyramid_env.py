@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import inspect
+import math
+import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -9,23 +15,199 @@ import numpy as np
 from gymnasium import spaces
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import to_deal
+from pyramid_env.engine.deal import Deal, deal, decode_code, parse_cards
+from pyramid_env.engine.errors import PyramidError, RulesError, describe
 from pyramid_env.engine.game import score
-from pyramid_env.engine.moves import RECYCLE
+from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.engine.notation import format_board
-from pyramid_env.engine.rules import Rules, get_rules
+from pyramid_env.engine.rules import PRESETS, Rules, get_rules
 from pyramid_env.env import observation as ob
-from pyramid_env.env.actions import N_ACTIONS, decode
+from pyramid_env.env.actions import N_ACTIONS, action_id
 from pyramid_env.seeds import seed_set
 
 OBS_MODES = ("dict", "flat", "onehot", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
+DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
+DEAL_NUMBERS = 2**64  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
+RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
 
 
 def episode_over(s: st.State, ids: list[int], check_dead: bool) -> bool:
     """No legal move, or (``check_dead``) no removal and 000's dead-deal test holds."""
     # ids are sorted, removals after draw and recycle: a legal removal rules out a dead deal.
     return not ids or (check_dead and ids[-1] <= RECYCLE.id and st.hopeless(s))
+
+
+# -- input checks: each normalises a value once, here at the boundary, or raises PyramidError ----
+def check_int(
+    name: str, value: Any, low: int, high: int | None = None, high_text: str | None = None
+) -> int:
+    """``value`` as a plain int in ``low..high``; numpy integers count, bools do not.
+
+    ``high_text`` writes ``high`` in the message (``"2**64-1"`` reads better than 20 digits).
+
+    Raises:
+        PyramidError: naming ``name``, the value and the allowed range.
+    """
+    top = high_text or high
+    allowed = f"an integer >= {low}" if high is None else f"an integer in {low}..{top}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise PyramidError(f"{name}={describe(value)}: expected {allowed}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        raise PyramidError(f"{name}={value} is out of range: expected {allowed}")
+    return value
+
+
+def check_choice(name: str, value: Any, allowed: tuple[str | None, ...]) -> Any:
+    """``value`` if it is one of ``allowed`` (strings, or None).
+
+    The type is checked first, so an array or a number is refused with a message rather than
+    failing in an ambiguous comparison.
+    """
+    if (value is None or isinstance(value, str)) and value in allowed:
+        return value
+    shown = repr(value) if value is None or isinstance(value, str) else describe(value)
+    raise PyramidError(f"{name}={shown} is not one of {allowed}")
+
+
+def check_seed(seed: Any) -> Any:
+    """A reset seed as Gymnasium takes it: numpy integers become ints, bools are refused.
+
+    Anything else is left to Gymnasium's own check (``gymnasium.error.Error`` for a negative or
+    non-integer seed), so the env refuses exactly what Gymnasium refuses.
+    """
+    if isinstance(seed, bool | np.bool_):
+        raise PyramidError(f"seed={seed!r} (bool): expected an integer >= 0 or None")
+    if isinstance(seed, numbers.Integral):
+        return int(seed)
+    return seed
+
+
+def unknown_arguments(names: Any, own: tuple[str, ...], where: str) -> None:
+    """Refuse names that are neither ``own`` arguments nor rule knobs, listing both.
+
+    Rule knobs reach ``get_rules``; a typo of an env argument would otherwise be reported as an
+    unknown rule, so the check is made here, where both lists are known.
+    """
+    bad = [n for n in names if n not in own and n not in RULE_KNOBS]
+    if not bad:
+        return
+    name = bad[0]
+    if not isinstance(name, str):
+        raise PyramidError(f"{where}: argument names are strings, got {describe(name)}")
+    close = difflib.get_close_matches(name, own + RULE_KNOBS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise PyramidError(
+        f"unknown argument {name!r} to {where}{hint}; env arguments: {', '.join(own)}; "
+        f"rule knobs: {', '.join(RULE_KNOBS)}"
+    )
+
+
+def check_deals(deals: Any) -> range | list[int] | None:
+    """The deal numbers ``reset`` draws from: ``None``, or a seed set checked by ``seed_set``.
+
+    ``seed_set`` promises what ``draw_deal`` needs: a non-empty set of plain ints in
+    0..2**64-1, no repeats, whose length fits an index.
+    """
+    return None if deals is None else seed_set(deals, field="deals")
+
+
+def check_deal_option(key: Any, value: Any, where: str) -> Deal:
+    """The deal that reset option ``key`` names, checked.
+
+    ``"deal"``: a deal number (or a ``Deal``); ``"code"``: a deal code ``'P1-...'``;
+    ``"cards"``: 52 cards as text or as integers 0..51. Each key takes its own kind of value
+    only (a number under ``"code"`` is refused, not read as a deal number), so a typo cannot
+    deal a different game than the one meant.
+    """
+    if key == "deal":
+        if isinstance(value, Deal):
+            return value
+        return deal(check_int(where, value, 0, DEAL_NUMBERS - 1, "2**64-1"))
+    if key == "code":
+        if not isinstance(value, str):
+            raise PyramidError(f"{where}={describe(value)}: expected a deal code 'P1-...' (str)")
+        return Deal(decode_code(value))
+    if isinstance(value, str):
+        return Deal(parse_cards(value))
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1 or value.dtype.kind not in "iu":
+            raise PyramidError(
+                f"{where}: an array of cards must be 1-d of integers 0..51, got shape "
+                f"{value.shape} of {value.dtype}"
+            )
+        value = value.tolist()
+    if not isinstance(value, list | tuple):
+        raise PyramidError(
+            f"{where}={describe(value)}: expected 52 cards as text ('Ac 2c ...') or as a list "
+            "of integers 0..51"
+        )
+    return Deal(tuple(check_int(f"{where}[{i}]", c, 0, 51) for i, c in enumerate(value)))
+
+
+def check_options(options: Any, allowed: tuple[str, ...] = DEAL_OPTIONS) -> tuple[str, Any]:
+    """``(key, value)`` of the one deal option in reset's ``options``; ``(None, None)`` if none.
+
+    Raises:
+        PyramidError: ``options`` not a dict, an unknown key (``{"seed": 7}`` would otherwise
+            deal at random, unnoticed), or more than one deal option.
+    """
+    if options is None:
+        return None, None
+    if not isinstance(options, Mapping):
+        raise PyramidError(
+            f"options={describe(options)}: expected a dict with one of the keys "
+            f"{', '.join(map(repr, allowed))}, or None"
+        )
+    unknown = [k for k in options if k not in allowed]
+    if unknown:
+        raise PyramidError(
+            f"unknown reset option {unknown[0]!r}: the options are {', '.join(map(repr, allowed))}"
+            " (one of them; leave them out to draw a deal); the seed is reset's seed= argument"
+        )
+    given = [k for k in allowed if k in options]
+    if len(given) > 1:
+        raise PyramidError(
+            f"reset options {', '.join(map(repr, given))} given together: choose the deal with "
+            "one of them"
+        )
+    return (given[0], options[given[0]]) if given else (None, None)
+
+
+def config_arguments(
+    config: dict[Any, Any], given: dict[str, Any], knobs: dict[str, Any]
+) -> dict[str, Any]:
+    """The keyword arguments of a config dict (RLlib's ``env_config``) and those beside it.
+
+    An argument both in the dict and given beside it is refused rather than one of the two
+    dropped unnoticed; an argument left at its default counts as not given.
+
+    Raises:
+        PyramidError: a key that is not a string, a dict under ``"rules"`` or a repeated
+            argument.
+    """
+    out = dict(config)
+    for key in out:
+        if not isinstance(key, str):
+            raise PyramidError(f"config dict key {describe(key)}: keys are argument names (str)")
+    if isinstance(out.get("rules"), dict):
+        raise PyramidError(
+            "config dict: 'rules' in it must be a preset name, a Rules or None, not a dict"
+        )
+    extra = {k: v for k, v in given.items() if not _is_default(k, v)} | knobs
+    for name, value in extra.items():
+        if name in out:
+            raise PyramidError(
+                f"{name} given twice: {out[name]!r} in the config dict and {value!r} beside it"
+            )
+        out[name] = value
+    return out
+
+
+def _is_default(name: str, value: Any) -> bool:
+    default = ENV_DEFAULTS[name]
+    return type(value) is type(default) and value == default
 
 
 def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
@@ -100,6 +282,11 @@ class PyramidEnv(gym.Env):
     ``deals`` when given (a seed set of ``pyramid_env.seeds``, e.g. ``"train"``, or numbers),
     else from 0..2**63-1.
 
+    Every input is checked where it enters (arguments, a config dict, reset's options and
+    seed, step's action): a wrong type, value or name raises ``PyramidError`` naming it, the
+    value and what is allowed, and leaves the env as it was; nothing falls back to a default.
+    Numpy integers count as integers; bools and floats (even 3.0) do not.
+
     ## Version History
     * v0: initial release.
     """
@@ -121,35 +308,60 @@ class PyramidEnv(gym.Env):
         max_idle_passes: int | None = 2,
         **rule_knobs: Any,
     ) -> None:
-        """See the class docstring's Arguments."""
+        """See the class docstring's Arguments.
+
+        Raises:
+            PyramidError: an argument of the wrong type or out of range, an unknown argument
+                name (listing the env's arguments and the rule knobs), or a rule knob the
+                engine refuses (``RulesError``). Nothing is replaced by a default.
+        """
         if isinstance(rules, dict):  # one config dict (RLlib's env_config): its keys as keywords
-            self.__init__(**rules, **rule_knobs)
+            given = {
+                "observe_stock": observe_stock, "reward": reward, "max_steps": max_steps,
+                "obs_mode": obs_mode, "illegal_action": illegal_action,
+                "illegal_reward": illegal_reward, "terminate_on_dead": terminate_on_dead,
+                "render_mode": render_mode, "deals": deals, "max_idle_passes": max_idle_passes,
+            }  # fmt: skip
+            self.__init__(**config_arguments(rules, given, rule_knobs))
             return
-        self.rules = get_rules(rules, **rule_knobs)
-        for name, value, allowed in (
-            ("observe_stock", observe_stock, ("seen", "full")),
-            ("reward", reward, REWARDS),
-            ("obs_mode", obs_mode, OBS_MODES),
-            ("illegal_action", illegal_action, ("penalty", "raise")),
-            ("render_mode", render_mode, (None, "ansi", "rgb_array", "human")),
-        ):
-            if value not in allowed:
-                raise ValueError(f"{name}={value!r} is not one of {allowed}")
-        self.observe_stock, self.reward_kind, self.obs_mode = observe_stock, reward, obs_mode
-        if max_idle_passes is not None and (
-            isinstance(max_idle_passes, bool) or not isinstance(max_idle_passes, int | np.integer)
-            or max_idle_passes < 1
-        ):
-            raise ValueError(f"max_idle_passes={max_idle_passes!r} must be an int >= 1 or None")
-        self.max_steps, self.illegal_action = max_steps, illegal_action
+        unknown_arguments(rule_knobs, ENV_ARGS, "PyramidEnv")
+        if rules is not None and not isinstance(rules, str | Rules):
+            raise PyramidError(
+                f"rules={describe(rules)}: expected a preset name ({', '.join(PRESETS)}), a "
+                "Rules, a config dict or None"
+            )
+        try:
+            self.rules = get_rules(rules, **rule_knobs)
+        except PyramidError:
+            raise
+        except (ValueError, TypeError) as err:  # the engine's message, as a RulesError
+            raise RulesError(str(err)) from err
+        self.observe_stock = check_choice("observe_stock", observe_stock, ("seen", "full"))
+        self.reward_kind = check_choice("reward", reward, REWARDS)
+        self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ("penalty", "raise"))
+        render_mode = check_choice("render_mode", render_mode, (None, "ansi", "rgb_array", "human"))
+        self.max_steps = check_int("max_steps", max_steps, 1)
+        if max_idle_passes is not None:
+            max_idle_passes = check_int("max_idle_passes", max_idle_passes, 1)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
+            raise PyramidError(
+                f"illegal_reward={describe(illegal_reward)}: expected a finite real number"
+            )
+        if not math.isfinite(illegal_reward):
+            raise PyramidError(f"illegal_reward={illegal_reward!r}: expected a finite number")
+        if not isinstance(terminate_on_dead, bool | np.bool_):
+            raise PyramidError(
+                f"terminate_on_dead={describe(terminate_on_dead)}: expected True or False"
+            )
         # Idle passes end a loop only where nothing else does: unlimited passes.
         self.max_idle_passes = max_idle_passes if self.rules.passes is None else None
-        self.illegal_reward, self.terminate_on_dead = illegal_reward, terminate_on_dead
+        self.illegal_reward, self.terminate_on_dead = float(illegal_reward), bool(terminate_on_dead)
         self.render_mode = render_mode
         # Deals drawn by reset(): a fixed seed set ("train") keeps training off val and test.
-        self.deals = None if deals is None else seed_set(deals)
+        self.deals = check_deals(deals)
         # Where the rules end a dead deal themselves, legal_ids is already empty for one.
-        self._check_dead = terminate_on_dead and not self.rules.dead_deal_ends_game
+        self._check_dead = self.terminate_on_dead and not self.rules.dead_deal_ends_game
         if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
             from pyramid_env.env import rendering  # noqa: F401
         self._window = None
@@ -169,15 +381,22 @@ class PyramidEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Deal a new game: ``options`` ``{"deal": n}``, ``{"code": c}`` or ``{"cards": t}``."""
+        """Deal a new game: ``options`` ``{"deal": n}``, ``{"code": c}`` or ``{"cards": t}``.
+
+        Without options the deal number is drawn from the env's generator (see ``deals``).
+
+        Raises:
+            PyramidError: an unknown option key, more than one deal option, or a value that is
+                not a deal of that kind (checked before anything changes: the env stays as it
+                was). A negative or non-integer ``seed`` raises Gymnasium's own error.
+        """
+        key, value = check_options(options)
+        chosen = None if key is None else check_deal_option(key, value, f"options[{key!r}]")
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._seed = seed
-        options = options or {}
-        spec = next((options[k] for k in ("deal", "code", "cards") if k in options), None)
-        if spec is None:
-            spec = draw_deal(self.np_random, self.deals)
-        d = to_deal(spec)
+        d = deal(draw_deal(self.np_random, self.deals)) if chosen is None else chosen
         self.state = s = st.State(d, self.rules)
         self._deal_number, self._code = d.number, d.code  # the code is costly: once a deal
         self._encoder = ob.Encoder(s, self.observe_stock == "full")
@@ -190,12 +409,20 @@ class PyramidEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Play one action; an illegal one follows ``illegal_action``."""
+        """Play one action; an illegal one follows ``illegal_action``.
+
+        Raises:
+            PyramidError: ``action`` is not an action id (an int, numpy integer or 0-d integer
+                array in 0..326; a bool, a float such as 3.0, a string or None is refused).
+            IllegalMove: with ``illegal_action="raise"``, an id the rules forbid here.
+            RuntimeError: before the first ``reset()``.
+        """
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         s = self.state
-        action = int(action)
-        move = decode(action)  # ValueError names an out-of-range id
+        if type(action) is not int or not 0 <= action < N_ACTIONS:  # the fast path: a plain id
+            action = action_id(action)
+        move = MOVES[action]
         before_cards = s.pyramid_left
         before_score = score(s, self._moves) if self.reward_kind == "score" else 0.0
         illegal = None
@@ -322,5 +549,11 @@ class PyramidEnv(gym.Env):
             "action_mask": self._mask.copy(),  # fresh on every call, as Gymnasium asks
         }
 
+
+# PyramidEnv's own arguments and their defaults, from its signature (a new argument cannot be
+# forgotten in the unknown-name check or the config-dict merge).
+_PARAMS = list(inspect.signature(PyramidEnv.__init__).parameters.values())[1:-1]
+ENV_ARGS: tuple[str, ...] = tuple(p.name for p in _PARAMS)
+ENV_DEFAULTS: dict[str, Any] = {p.name: p.default for p in _PARAMS}
 
 __all__ = ["PyramidEnv"]

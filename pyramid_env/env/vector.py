@@ -13,6 +13,7 @@ step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seede
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,14 +22,50 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import Deal, to_deal
+from pyramid_env.engine.deal import Deal, deal
+from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.env import observation as ob
-from pyramid_env.env.actions import N_ACTIONS
+from pyramid_env.env.actions import N_ACTIONS, action_id
 from pyramid_env.env.batch import Batch
-from pyramid_env.env.pyramid_env import PyramidEnv, draw_deal
+from pyramid_env.env.pyramid_env import (
+    ENV_ARGS,
+    PyramidEnv,
+    check_deal_option,
+    check_int,
+    check_options,
+    check_seed,
+    draw_deal,
+    unknown_arguments,
+)
 
 _SHIFT_S = np.arange(24, dtype=np.int64)
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``describe(value)``, its repr cut at ``limit`` characters (a deal as text is long)."""
+    text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def per_game(name: str, values: Any, n: int) -> None:
+    """Refuse ``values`` unless it is a list (tuple, 1-d array) of ``n`` entries, one per game.
+
+    A string (or bytes) is refused too, though a sequence: ``{"cards": "Ac 2c ..."}`` is one
+    deal, not one per game.
+    """
+    if (
+        isinstance(values, str | bytes)
+        or not isinstance(values, Sequence | np.ndarray)
+        or (isinstance(values, np.ndarray) and values.ndim == 0)
+    ):
+        raise PyramidError(
+            f"{name}={short(values)}: expected a list with one entry per game ({n} games)"
+        )
+    if len(values) != n:
+        raise PyramidError(f"{name}: {len(values)} entries for {n} games (one per game)")
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -53,13 +90,30 @@ class PyramidVectorEnv(VectorEnv):
     }
 
     def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
-        """Validate the arguments through one :class:`PyramidEnv` and take its spaces."""
-        kwargs.pop("max_episode_steps", None)  # make_vec passes the spec's; we use max_steps
-        self.render_mode = kwargs.pop("render_mode", None)
+        """Validate the arguments through one :class:`PyramidEnv` and take its spaces.
+
+        ``max_episode_steps`` (what ``gym.make_vec`` passes for a time limit) truncates as
+        ``max_steps`` does; given both, the smaller one applies, as a ``TimeLimit`` around a
+        ``PyramidEnv`` would.
+
+        Raises:
+            PyramidError: as :class:`PyramidEnv`; also a ``num_envs`` that is not an int >= 1
+                and ``render_mode="human"`` (no window per game).
+        """
+        num_envs = check_int("num_envs", num_envs, 1)
+        unknown_arguments(kwargs, (*ENV_ARGS, "max_episode_steps"), "PyramidVectorEnv")
+        limit = kwargs.pop("max_episode_steps", None)
+        if limit is not None:
+            limit = check_int("max_episode_steps", limit, 1)
         modes = (None, *self.metadata["render_modes"])  # no "human": no window per game
-        if self.render_mode not in modes:
-            raise ValueError(f"render_mode={self.render_mode!r} is not one of {modes}")
-        self.proto = PyramidEnv(render_mode=self.render_mode, **kwargs)  # fails early sans Pillow
+        if kwargs.get("render_mode") == "human":
+            raise PyramidError(f"render_mode='human' is not one of {modes} for a vector env")
+        self.proto = PyramidEnv(**kwargs)  # validates the rest; fails early sans Pillow
+        self.render_mode = self.proto.render_mode
+        if self.render_mode not in modes:  # "human" inside a config dict
+            raise PyramidError(f"render_mode={self.render_mode!r} is not one of {modes}")
+        if limit is not None:
+            self.proto.max_steps = min(self.proto.max_steps, limit)
         self.num_envs = num_envs
         self.rules = self.proto.rules
         self.single_observation_space = self.proto.observation_space
@@ -70,7 +124,7 @@ class PyramidVectorEnv(VectorEnv):
         self._rngs: list[np.random.Generator | None] = [None] * n
         self._games = Batch.empty(n, self.rules)
         self._deals: list[Deal | None] = [None] * n
-        self._done = np.zeros(n, bool)
+        self._done = np.ones(n, bool)  # before reset the masks allow action 0 alone
         self._ended = np.zeros(n, bool)  # ended at the last step: autoreset at the next
         self._steps = np.zeros(n, np.int64)
         self._moves = np.zeros(n, np.int64)
@@ -91,21 +145,40 @@ class PyramidVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Reset every game; ``options={"deal": [n0, n1, ...]}`` chooses the deals."""
+        """Reset every game; ``options={"deal": [n0, n1, ...]}`` chooses the deals.
+
+        ``options`` takes one of ``"deal"``, ``"code"`` or ``"cards"`` as a list with one entry
+        per game, each as :meth:`PyramidEnv.reset` takes it. ``seed``: an int (game ``i`` gets
+        ``seed + i``) or a list of ``num_envs`` ints or Nones.
+
+        Raises:
+            PyramidError: an unknown option, a list of the wrong length or a bad entry, named;
+                checked before anything changes. A negative or non-integer seed raises
+                Gymnasium's own error.
+        """
         n = self.num_envs
-        seeds = (
-            seed
-            if isinstance(seed, list)
-            else [None if seed is None else seed + i for i in range(n)]
-        )
+        key, values = check_options(options)
+        deals: list[Deal | None] = [None] * n
+        if key is not None:
+            where = f"options[{key!r}]"
+            per_game(where, values, n)
+            deals = [check_deal_option(key, v, f"{where}[{i}]") for i, v in enumerate(values)]
+        if isinstance(seed, list | tuple | np.ndarray):
+            per_game("seed", seed, n)
+            seeds = [None if s is None else check_seed(s) for s in seed]
+        else:
+            seed = check_seed(seed)
+            seeds = [None if seed is None else seed + i for i in range(n)]
+        # Gymnasium checks each seed; all of them before any game changes.
+        rngs = [
+            np_random(s)[0] if s is not None or self._rngs[i] is None else self._rngs[i]
+            for i, s in enumerate(seeds)
+        ]
+        self._rngs = rngs
         for i in range(n):
-            if seeds[i] is not None or self._rngs[i] is None:
-                self._rngs[i], _ = np_random(seeds[i])
             if seeds[i] is not None:
                 self._seeds[i] = seeds[i]
-        deals = (options or {}).get("deal")
-        for i in range(n):
-            self._reset_one(i, None if deals is None else deals[i])
+            self._reset_one(i, deals[i])
         self._seen = self._games.face_up()
         self._ended[:] = False
         self._update()
@@ -113,26 +186,42 @@ class PyramidVectorEnv(VectorEnv):
         return self._obs(mask), self._infos(mask)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One action per game (ignored for a game being autoreset)."""
+        """One action per game (ignored for a game being autoreset).
+
+        ``actions``: ``num_envs`` action ids, an integer array of shape ``(num_envs,)`` (the
+        fast path) or a list of ints. An id the rules forbid follows ``illegal_action``.
+
+        Raises:
+            PyramidError: the wrong length or shape, a non-integer dtype or entry, or an id
+                outside 0..326 (in any game: the action space is the contract, even where the
+                action is ignored); nothing changes.
+            IllegalMove: with ``illegal_action="raise"``, an id the rules forbid, naming the game.
+            RuntimeError: before the first ``reset()``, as :class:`PyramidEnv`.
+        """
+        if self._deals[0] is None:
+            raise RuntimeError("call reset() before step()")
         p = self.proto
         n = self.num_envs
         g = self._games
-        acts = np.asarray(actions, dtype=np.int64).reshape(n)
+        if type(actions) is not np.ndarray or actions.shape != (n,) or actions.dtype.kind != "i":
+            actions = self._check_actions(actions)
+        inside = (actions >= 0) & (actions < N_ACTIONS)
+        if not inside.all():
+            i = int(np.flatnonzero(~inside)[0])
+            raise PyramidError(f"env {i}, action {actions[i]} is out of range 0..{N_ACTIONS - 1}")
+        acts = actions.astype(np.int64, copy=False)
+        ok = ~self._ended & ~self._done
+        ok[ok] = self._legal[np.flatnonzero(ok), acts[ok]]
+        bad = ~self._ended & ~ok
+        if bad.any() and p.illegal_action == "raise":  # before the autoresets: nothing changes
+            i = int(np.flatnonzero(bad)[0])
+            a = int(acts[i])
+            reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
+            raise st.IllegalMove(f"env {i}, action {a}: {reason}")
         ended = self._ended.copy()
         for i in np.flatnonzero(ended):
             self._reset_one(i, None)
         playing = ~ended
-        inside = (acts >= 0) & (acts < N_ACTIONS)
-        ok = playing & inside & ~self._done
-        ok[ok] = self._legal[np.flatnonzero(ok), acts[ok]]
-        bad = playing & ~ok
-        if bad.any() and p.illegal_action == "raise":
-            i = int(np.flatnonzero(bad)[0])
-            a = int(acts[i])
-            if not 0 <= a < N_ACTIONS:
-                raise st.IllegalMove(f"env {i}, action {a}: out of range 0..{N_ACTIONS - 1}")
-            reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
-            raise st.IllegalMove(f"env {i}, action {a}: {reason}")
         before_cards = self._left
         before_score = self._scores if p.reward_kind == "score" else None
         g.apply(np.where(ok, acts, 0), ok)
@@ -206,9 +295,36 @@ class PyramidVectorEnv(VectorEnv):
         return tuple(frame(i) for i in range(self.num_envs))
 
     # -- helpers -----------------------------------------------------------------------------------
-    def _reset_one(self, i: int, deal: int | None) -> None:
-        spec = draw_deal(self._rngs[i], self.proto.deals) if deal is None else deal
-        d = self._deals[i] = to_deal(spec)
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` off the fast path: checked, as an integer array of shape ``(num_envs,)``.
+
+        A list is checked entry by entry (numpy would turn ``[True, 2]`` into ints, and
+        ``[1, 2.5]`` into floats, unnoticed); anything else through ``np.asarray``.
+        """
+        n = self.num_envs
+        if isinstance(actions, list | tuple) or (
+            isinstance(actions, np.ndarray) and actions.dtype == object and actions.ndim == 1
+        ):
+            per_game("actions", actions, n)
+            ids = [action_id(a, f"env {i}, action") for i, a in enumerate(actions)]
+            return np.array(ids, np.int64)
+        arr = np.asarray(actions)  # an array of another dtype, a tensor, a scalar...
+        if arr.ndim == 0 or arr.dtype.kind not in "iu":
+            dtype = f" of dtype {arr.dtype}" if hasattr(actions, "dtype") else ""
+            raise PyramidError(
+                f"actions {short(actions)}{dtype}: expected {n} action ids 0..{N_ACTIONS - 1}, "
+                f"an integer array of shape ({n},) or a list"
+            )
+        if arr.shape != (n,):
+            raise PyramidError(
+                f"actions of shape {arr.shape}: expected shape ({n},), one action per game"
+            )
+        return arr
+
+    def _reset_one(self, i: int, chosen: Deal | None) -> None:
+        if chosen is None:
+            chosen = deal(draw_deal(self._rngs[i], self.proto.deals))
+        d = self._deals[i] = chosen
         self._numbers[i], self._codes[i] = d.number, d.code
         self._games.set_deal(i, d)
         self._seen[i] = 0  # the caller adds the opening's face-up cards, for all rows at once

@@ -4,6 +4,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
 
 
@@ -152,5 +153,9 @@ def test_illegal_actions_raise_with_the_reason_when_asked():
         vec.step([N_ACTIONS, 0])
     quiet = PyramidVectorEnv(2)  # the default: a no-op with the illegal reward
     quiet.reset(seed=0)
-    _, r, t, _, _ = quiet.step([N_ACTIONS, -1])
+    illegal = [int(np.flatnonzero(~m)[-1]) for m in quiet.action_masks()]
+    _, r, t, _, _ = quiet.step(illegal)
     assert r.tolist() == [quiet.proto.illegal_reward] * 2 and not t.any()
+    # Out of range is not an illegal move but a bad input, as in the single env: refused.
+    with pytest.raises(PyramidError, match="env 0, action 327 is out of range 0..326"):
+        quiet.step([N_ACTIONS, -1])
