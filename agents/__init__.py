@@ -17,6 +17,10 @@ name                agent
                     (clairvoyant; the teacher for imitation)
 ``lookahead``       free-stock rules only: a 2-move search over the pyramid and the stock's
                     ranks, never its order, pruning hopeless positions (``depth=`` to change)
+``scout``           draws through the first pass (Kings only), then the solver's line: honest,
+                    it reads the stock only once it has all been seen
+``pimc``            determinized search: samples the unseen stock order, plays the move that
+                    keeps most samples winnable (``samples=``, ``budget=``)
 ``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
                     file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
                     a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`
@@ -39,6 +43,7 @@ from pyramid_env.agents.baselines import (
     RandomAgent,
     RandomRemovalAgent,
 )
+from pyramid_env.agents.honest import PimcAgent, ScoutAgent
 from pyramid_env.agents.lookahead import LookaheadAgent
 from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
 from pyramid_env.engine.errors import PyramidError
@@ -48,7 +53,8 @@ BASELINES: dict[str, type] = {
     for cls in (RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent)
 }
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
-SEARCH: dict[str, type] = {"lookahead": LookaheadAgent}  # free-stock rules only
+# Search agents: they look ahead over what a player knows (lookahead: free-stock rules only).
+SEARCH: dict[str, type] = {"lookahead": LookaheadAgent, "scout": ScoutAgent, "pimc": PimcAgent}
 TRAINED_DIR = "trained"
 MANIFEST = "manifest.json"  # written by experiments/ship_agent.py
 
@@ -145,9 +151,11 @@ __all__ = [
     "HintAgent",
     "LookaheadAgent",
     "MLPPolicy",
+    "PimcAgent",
     "PolicyAgent",
     "RandomAgent",
     "RandomRemovalAgent",
+    "ScoutAgent",
     "Turn",
     "make_agent",
     "shipped",

@@ -25,3 +25,10 @@ python experiments/train_value.py --config configs/value_relaxed.toml --out runs
 pyramid-env benchmark --rules relaxed
 pyramid-env benchmark --rules msc
 python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
+
+# Honest play: the solver against scout and pimc per preset (about 25 min on 2 cores), and
+# pimc's win rate against its samples per decision.
+python experiments/hidden_cost.py --rules msc two-card three-pass --seeds "test[:500]"
+python experiments/hidden_cost.py --rules two-pass one-pass --seeds "test[:200]"
+python experiments/hidden_cost.py --rules relaxed unlimited --seeds "test[:1000]"
+python experiments/pimc_curve.py --rules one-pass two-pass --seeds "test[:100]" --samples 4 8 16

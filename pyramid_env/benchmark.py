@@ -43,7 +43,7 @@ from pyramid_env.agents import (
     shipped,
 )
 from pyramid_env.engine.errors import PyramidError
-from pyramid_env.engine.rules import get_rules
+from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.evaluation import evaluate
 from pyramid_env.seeds import seed_set
 
@@ -130,14 +130,16 @@ def agent_kind(name: str) -> str:
     return "search" if meta.get("kind") == "value" else "learned"
 
 
-def default_agents(rules: str) -> list[str]:
+def default_agents(rules: str | Rules) -> list[str]:
     """The agents a benchmark of ``rules`` runs when none are named.
 
     Every baseline, the search baselines that support ``rules``, the shipped learned agents
-    trained for ``rules``, and the solver.
+    trained for exactly these rules (a preset changed by knobs has a name of its own), and the
+    solver.
     """
-    search = [name for name, cls in SEARCH.items() if cls.supports(get_rules(rules))]
-    learned = [name for name, meta in shipped().items() if meta.get("rules") == rules]
+    played = get_rules(rules)
+    search = [name for name, cls in SEARCH.items() if cls.supports(played)]
+    learned = [name for name, meta in shipped().items() if meta.get("rules") == played.name]
     return [*BASELINES, *search, *learned, "solver"]
 
 
@@ -160,15 +162,17 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     """The results table in markdown, one row per summary, in the order given."""
     lines = [
         "| agent | kind | stock order | win rate | 95% CI | solver-normalised | 95% CI "
-        "| cards left | moves (won) | time |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| cards left | moves (won) | CPU / deal | time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
+        cpu = s.get("cpu_per_deal", math.nan)
         lines.append(
             f"| {s['agent']} | {_kind(s)} | {s['observe_stock']} | {s['win_rate']:.1%} | "
             f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | "
             f"{s['solver_normalised']:.1%} | {s['norm_ci_low']:.1%} – {s['norm_ci_high']:.1%} | "
-            f"{s['cards_left']:.2f} | {s['moves_won']:.0f} | {s['seconds']:.0f} s |"
+            f"{s['cards_left']:.2f} | {s['moves_won']:.0f} | {1000 * cpu:.1f} ms | "
+            f"{s['seconds']:.0f} s |"
         )
     return "\n".join(lines)
 
@@ -179,7 +183,7 @@ def _count(n: int, noun: str, plural: str = "") -> str:
 
 
 def plan(
-    rules: str,
+    rules: str | Rules,
     seeds: str,
     agents: list[str],
     observe_stock: str,
@@ -189,7 +193,7 @@ def plan(
     """What a run is about to do, printed before any work so a wrong option shows at once.
 
     Args:
-        rules: the preset name.
+        rules: a preset name or ``Rules``.
         seeds: the seed-set spec.
         agents: the agent names, in the order they will run.
         observe_stock: ``"seen"`` or ``"full"``.
@@ -384,7 +388,7 @@ def _previous(out: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def run(
-    rules: str = "relaxed",
+    rules: str | Rules = "relaxed",
     seeds: str = "test[:1000]",
     agents: list[str] | None = None,
     observe_stock: str = "seen",
@@ -401,12 +405,13 @@ def run(
     from there); then the table is printed once, with the note and the files.
 
     Args:
-        rules: a preset name.
+        rules: a preset name, or ``Rules`` (a preset changed by knobs: ``get_rules("msc",
+            passes=2)``, named ``"msc passes=2"``).
         seeds: a seed-set spec, such as ``"test[:1000]"``.
         agents: agent names or .npz paths; default :func:`default_agents`. They run and are
             tabled grouped by kind (:func:`by_kind`).
         observe_stock: ``"seen"`` or ``"full"``, what the non-trained agents see of the stock.
-        out: the output folder; default ``results/benchmark/<rules>``.
+        out: the output folder; default ``results/benchmark/<rules name>`` (spaces as ``_``).
         workers: processes per agent.
         progress: show progress bars (needs tqdm, the ``bench`` extra).
         resume: keep the agents an earlier run with the same settings finished in ``out``.
@@ -421,6 +426,7 @@ def run(
     """
     start = time.time()
     preset = get_rules(rules)  # an unknown preset fails here, before any work
+    rules = preset.name  # from here on the rules travel as `preset`, named by `rules`
     n = len(seed_set(seeds))
     if n > MAX_DEALS:
         raise PyramidError(f"--seeds {seeds!r} has {n:,} deals; at most {MAX_DEALS:,}")
@@ -428,17 +434,17 @@ def run(
         raise PyramidError(f"--observe-stock {observe_stock!r}: one of seen, full")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise PyramidError(f"--workers {workers!r} must be an int >= 1")
-    made, skipped = _make_agents(list(agents or default_agents(rules)))
+    made, skipped = _make_agents(list(agents or default_agents(preset)))
     names = by_kind(list(made))
     for name in names:  # a search agent fails on its first move under other rules: fail now
         searcher = SEARCH.get(name, LookaheadAgent)  # a shipped value network plays lookahead
         if agent_kind(name) == "search" and not searcher.supports(preset):
             raise PyramidError(f"{name} searches free-stock rules only, not {rules}")
-    out = Path(out or Path("results") / "benchmark" / rules)
+    out = Path(out or Path("results") / "benchmark" / rules.replace(" ", "_"))
     _writable(out)
     settings = {"rules": rules, "seeds": seeds, "deals": n, "observe_stock": observe_stock}
     done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
-    print(plan(rules, seeds, names, observe_stock, out, workers), flush=True)
+    print(plan(preset, seeds, names, observe_stock, out, workers), flush=True)
     if done:
         kept = [a for a in names if made[a].name in done]
         print(f"  resumed      {', '.join(kept) or '(none)'} (from {out}/)")
@@ -457,7 +463,7 @@ def run(
         bar = tqdm(total=len(todo), desc="agents", unit="agent", leave=False)
     for name in todo:
         report = evaluate(
-            made[name], rules, seeds, observe_stock, workers=workers, progress=progress
+            made[name], preset, seeds, observe_stock, workers=workers, progress=progress
         )
         row = done[report.agent] = {"agent": report.agent, "kind": agent_kind(name)}
         row |= report.summary()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from pyramid_env.engine import PRESETS, CardError, Deal, Game, to_deal
 from pyramid_env.engine.deal import decode_code
 from pyramid_env.engine.notation import format_board
+from pyramid_env.engine.rules import KNOBS, Goal, Rules, StockPlay, get_rules
 
 # Help text is printed as written (RawDescriptionHelpFormatter), so it is plain text, with lines
 # under 80 characters to fit a default terminal.
@@ -110,15 +112,58 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--code", help="deal code, 'P1-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
+    _add_rule_args(p)
+
+
+def _passes(text: str) -> int | None:
+    """``--passes``: a whole number, or ``unlimited``."""
+    if text == "unlimited":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'unlimited'") from None
+
+
+def _add_rule_args(p: argparse.ArgumentParser) -> None:
+    """``--rules`` and one option per rule knob, so every variant is reachable from here."""
     p.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
+    knobs = p.add_argument_group("rule knobs (override the preset's)")
+    knobs.add_argument("--passes", type=_passes, default=argparse.SUPPRESS, metavar="N",
+                       help="passes through the stock: a number, or 'unlimited'")  # fmt: skip
+    for knob, what in (
+        ("covering-pair", "a card may pair with a card covering it"),
+        ("dead-deal-ends-game", "the game ends once no stock card can ever help"),
+    ):
+        knobs.add_argument(f"--{knob}", action=argparse.BooleanOptionalAction,
+                           default=argparse.SUPPRESS, help=what)  # fmt: skip
+    for knob, enum, what in (
+        ("stock-play", StockPlay, "which stock cards are in play"),
+        ("goal", Goal, "clear the pyramid, or all 52 cards"),
+    ):
+        values = [e.value for e in enum]
+        knobs.add_argument(f"--{knob}", choices=values, metavar=knob.split("-")[-1].upper(),
+                           default=argparse.SUPPRESS,
+                           help=f"{what}: {', '.join(values)}")  # fmt: skip
+    knobs.add_argument("--draw-count", type=int, choices=(1, 3), default=argparse.SUPPRESS,
+                       help="cards turned per draw")  # fmt: skip
+    knobs.add_argument("--waste-start", type=int, choices=(0, 1), default=argparse.SUPPRESS,
+                       help="cards the deal turns onto the waste")  # fmt: skip
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    """The preset with the knobs given: the one place the command line builds rules."""
+    knobs = {k: v for k, v in vars(args).items() if k in KNOBS and k != "name"}
+    return get_rules(args.rules, **knobs)
 
 
 def _game(args: argparse.Namespace) -> Game:
+    rules = _rules(args)
     # `is not None`, not truthiness: an empty --code is an error, never deal 0.
     if args.code is not None:  # read as a code even when it is not one, for the right error
-        return Game(Deal(decode_code(args.code)), args.rules)
+        return Game(Deal(decode_code(args.code)), rules)
     given = [v for v in (args.cards, args.deal) if v is not None]
-    return Game(to_deal(given[0] if given else 0), args.rules)
+    return Game(to_deal(given[0] if given else 0), rules)
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -150,7 +195,7 @@ def _benchmark(args: argparse.Namespace) -> int:
     from pyramid_env.benchmark import run  # loads the env, the agents and the solver
 
     run(
-        args.rules,
+        _rules(args),
         args.seeds,
         args.agents,
         args.observe_stock,
@@ -200,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         epilog=BENCHMARK_EPILOG,
         formatter_class=_Help,
     )
-    bench.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
+    _add_rule_args(bench)
     bench.add_argument(
         "--seeds",
         default="test[:1000]",
@@ -243,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CardError, ValueError) as err:  # bad input (PyramidError is a ValueError)
         print(f"pyramid-env: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (`| head`): nothing of ours went wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as err:  # the machine refused: a file that cannot be written, say
         print(f"pyramid-env: error: {err}", file=sys.stderr)
         return EXIT_FAILED

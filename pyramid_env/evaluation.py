@@ -61,6 +61,8 @@ class Episode:
         steps: env steps (equal to ``moves``: evaluation never plays an illegal action).
         truncated: the episode hit ``max_steps`` before the game ended.
         solver_won: the solver's verdict on the deal (``None`` if it ran out of time).
+        cpu: CPU seconds the process spent playing the deal (agent and env; not compared:
+            it varies from run to run).
     """
 
     deal: int
@@ -70,6 +72,7 @@ class Episode:
     steps: int
     truncated: bool
     solver_won: bool | None
+    cpu: float = field(default=0.0, compare=False)
 
 
 @dataclass
@@ -112,6 +115,7 @@ class Report:
             "moves": float(np.mean([e.moves for e in eps])) if n else math.nan,
             "moves_won": float(np.mean(won_moves)) if won_moves else math.nan,
             "truncated": sum(e.truncated for e in eps),
+            "cpu_per_deal": float(np.mean([e.cpu for e in eps])) if n else math.nan,
             "seconds": self.seconds,
         }
 
@@ -148,9 +152,14 @@ def play_deal(
 
 def _play_chunk(
     agent: Agent, rules: Rules, deals: list[int], env_kwargs: dict[str, Any], seed: int
-) -> list[tuple[bool, int, int, int, bool]]:
+) -> list[tuple[bool, int, int, int, bool, float]]:
+    """Play ``deals`` in this process; each outcome with the CPU seconds it took."""
     env = PyramidEnv(rules, **env_kwargs)
-    return [play_deal(agent, env, n, seed) for n in deals]
+    out = []
+    for n in deals:
+        start = time.process_time()
+        out.append((*play_deal(agent, env, n, seed), time.process_time() - start))
+    return out
 
 
 def solver_labels(
@@ -250,7 +259,7 @@ def evaluate(
         from tqdm import tqdm
 
         bar = tqdm(total=len(deals), desc=agent.name, unit="deal", leave=False)
-    results: list[tuple[bool, int, int, int, bool]] = []
+    results: list[tuple[bool, int, int, int, bool, float]] = []
     if workers > 1:
         with process_pool(workers) as pool:  # BLAS and torch threads: a share of the cores
             futures = [pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed) for c in chunks]
@@ -266,7 +275,9 @@ def evaluate(
     if bar:
         bar.close()
     verdicts = solver_labels(rules, deals, solver_time_limit)
-    episodes = [Episode(n, *r, verdicts[n]) for n, r in zip(deals, results, strict=True)]
+    episodes = [
+        Episode(n, *r[:5], verdicts[n], cpu=r[5]) for n, r in zip(deals, results, strict=True)
+    ]
     for e in episodes:
         if e.won and e.solver_won is False:
             raise RuntimeError(

@@ -1,3 +1,4 @@
+import json
 import subprocess
 import sys
 
@@ -131,3 +132,20 @@ def test_show_does_not_load_the_agents():
         "sys.exit('pyramid_env.agents' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_rule_knobs_beside_the_preset(capsys, tmp_path):
+    assert main(["show", "--deal", "5", "--rules", "msc", "--passes", "2"]) == 0
+    assert "msc passes=2: 2 passes" in capsys.readouterr().out
+    assert main(["solve", "--deal", "5", "--rules", "msc", "--passes", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "loss"  # 3 passes: a win
+    args = ["show", "--no-covering-pair", "--goal", "all", "--draw-count", "3"]
+    assert main([*args, "--passes", "unlimited"]) == 0
+    assert "relaxed covering_pair=False goal=all draw_count=3" in capsys.readouterr().out
+    out = tmp_path / "b"
+    bench = ["benchmark", "--rules", "msc", "--passes", "2", "--agents", "greedy"]
+    assert main([*bench, "--seeds", "val[:3]", "--out", str(out), "--no-progress"]) == 0
+    assert "`msc passes=2`" in (out / "benchmark.md").read_text()
+    with pytest.raises(SystemExit):  # argparse: exit 2 with the reason
+        main(["show", "--passes", "two"])
+    assert "'two' is not a number or 'unlimited'" in capsys.readouterr().err

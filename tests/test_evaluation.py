@@ -15,7 +15,8 @@ def test_same_agent_and_seeds_give_the_same_numbers_serial_or_parallel():
     again = evaluate("random", rules="msc", seeds="val[:24]", seed=5)
     parallel = evaluate("random", rules="msc", seeds="val[:24]", seed=5, workers=2)
     assert serial == again == parallel
-    assert serial.summary() | {"seconds": 0} == parallel.summary() | {"seconds": 0}
+    timing = {"seconds": 0, "cpu_per_deal": 0}  # measurements of the machine, not results
+    assert serial.summary() | timing == parallel.summary() | timing
     other = evaluate("random", rules="msc", seeds="val[:24]", seed=6)
     assert other.episodes != serial.episodes  # the seed does reach the agent
 

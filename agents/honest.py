@@ -1,0 +1,220 @@
+"""Honest search agents: they read only what a player knows, then search with the solver.
+
+A player knows the pyramid, the cards turned face up so far (``turn.known``; cards removed from
+the stock were face up when they went) and therefore the *set* of cards still unseen, never
+their order. Two agents use that and the exact solver:
+
+- ``scout`` draws through the first pass removing only Kings (a King goes alone, so removing it
+  can never cost a pairing), until every stock card has been seen; from then on the position
+  is fully known and it plays the solver's line. Under unlimited passes (``relaxed``,
+  ``unlimited``) that wins exactly the deals the solver wins; under ``k`` passes it wins what
+  the solver wins with ``k - 1`` passes from the position after the scouting pass.
+- ``pimc`` (perfect-information Monte Carlo, "determinized" search): while some stock cards are
+  unseen, at each decision it deals the unseen cards into the unseen places in ``samples``
+  random orders (from the evaluation's seeded generator) and plays the move that keeps the
+  most of those deals winnable by the solver's verdict; once everything is seen, the solver's
+  line. Work it skips: samples lost whatever it plays; candidates once one is winnable in every
+  sample that can be won (it tries them in the greedy agent's order, so it plays like greedy
+  unless greedy's move loses something); moves a sample's own winning line starts with.
+
+Honesty is by construction: :func:`unseen` is the only place that looks at the deal, and only
+at the pyramid and at stock places in ``turn.known`` or already removed. Tests swap unseen
+cards and check the agents play the same moves until one of them is turned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyramid_env.agents.base import Turn
+from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.engine.deal import Deal
+from pyramid_env.engine.layout import SLOTS
+from pyramid_env.engine.moves import MOVES, MoveKind
+from pyramid_env.engine.rules import Rules
+from pyramid_env.engine.state import State, apply
+from pyramid_env.solver import Verdict, solve
+
+STOCK = 24
+
+
+def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
+    """The stock places a player cannot see, and the cards that lie in them (as a set).
+
+    Places: live stock positions outside ``known``. Cards: every card of the deck but the
+    pyramid's and those of the stock places that are known or emptied (a removed stock card
+    was face up when it went), sorted, so nothing about their order leaks.
+    """
+    places = [i for i in range(STOCK) if (s.left >> i) & 1 and not (known >> i) & 1]
+    shown = set(s.deal.cards[:SLOTS])
+    shown.update(
+        s.deal.cards[SLOTS + i] for i in range(STOCK) if not (s.left >> i) & 1 or (known >> i) & 1
+    )
+    return places, sorted(set(range(52)) - shown)
+
+
+def determinize(s: State, places: list[int], cards: list[int], rng: np.random.Generator) -> State:
+    """``s`` with ``cards`` dealt into the unseen ``places`` in a random order (same position)."""
+    order = list(s.deal.cards)
+    for place, card in zip(places, rng.permutation(cards).tolist(), strict=True):
+        order[SLOTS + place] = card
+    t = State(Deal(tuple(order)), s.rules)
+    t.pyr, t.left, t.ptr, t.drawn, t.recycles = s.fields()
+    return t
+
+
+def _king(action: int) -> bool:
+    return MOVES[action].kind is MoveKind.KING
+
+
+class _Line:
+    """The solver's line from a fully known position, followed move by move.
+
+    Keeps the plan for the deal it was made for, solves again if the position is not the one
+    the next planned move expects, and reports ``None`` (play something else) on a lost deal.
+    """
+
+    def __init__(self, budget: int | None) -> None:
+        self.budget = budget
+        self._plan: list[int] = []
+        self._expect: tuple | None = None
+        self._lost: tuple | None = None
+
+    def next(self, s: State) -> int | None:
+        where = (s.deal.cards, s.fields())
+        if self._lost == (s.deal.cards, None):
+            return None
+        if not self._plan or self._expect != where:
+            sol = solve(s, budget=self.budget, check=False)
+            if sol.status is not Verdict.WIN or not sol.moves:
+                self._lost, self._plan = (s.deal.cards, None), []
+                return None
+            self._plan = [m.id for m in reversed(sol.moves)]
+        action = self._plan.pop()
+        nxt = s.child(MOVES[action])
+        self._expect = (nxt.deal.cards, nxt.fields())
+        return action
+
+
+class ScoutAgent:
+    """Draw through the first pass removing only Kings, then play the solver's line.
+
+    Honest: it reads the position only once every live stock card is in ``turn.known``.
+
+    Args:
+        budget: positions per solver call (``None``: no limit; the solver is fast on full
+            information).
+    """
+
+    name = "scout"
+
+    @staticmethod
+    def supports(rules: Rules) -> bool:
+        """Every rule set (under one pass it scouts the only pass: a weak player there)."""
+        return True
+
+    def __init__(self, budget: int | None = None) -> None:
+        """See the class docstring."""
+        self.greedy = GreedyAgent()
+        self.line = _Line(budget)
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """A King, a draw or recycle while scouting; the solver's line once all is seen."""
+        s = turn.state
+        if turn.known & s.left == s.left:  # every live stock card seen: nothing is hidden
+            action = self.line.next(s)
+            if action is not None:
+                return action
+            return self.greedy.act(turn, rng)
+        kings = [a for a in turn.removals if _king(a)]
+        if kings:
+            return kings[0]
+        # Drawing on through the pass; past its end the stock is seen (known covers it).
+        return turn.turns[0] if turn.turns else self.greedy.act(turn, rng)
+
+
+@dataclass
+class SearchStats:
+    """What a :class:`PimcAgent` spent: decisions searched and solver calls made."""
+
+    decisions: int = 0
+    searched: int = 0
+    solves: int = 0
+
+
+class PimcAgent:
+    """Determinized search over the unseen stock order, judged by the solver's verdicts.
+
+    Args:
+        samples: orders of the unseen cards drawn per decision.
+        budget: positions per solver verdict; a verdict that runs out counts as a loss.
+        name: the name in tables.
+    """
+
+    name = "pimc"
+
+    @staticmethod
+    def supports(rules: Rules) -> bool:
+        """Every rule set."""
+        return True
+
+    def __init__(self, samples: int = 8, budget: int = 30_000, name: str = "pimc") -> None:
+        """See the class docstring."""
+        self.samples, self.budget, self.name = samples, budget, name
+        self.greedy = GreedyAgent()
+        self.line = _Line(None)
+        self.stats = SearchStats()
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The move that keeps the most sampled deals winnable (greedy's order breaks ties)."""
+        s = turn.state
+        self.stats.decisions += 1
+        if turn.known & s.left == s.left:
+            action = self.line.next(s)
+            return self.greedy.act(turn, rng) if action is None else action
+        prefs = self.greedy.preferences(turn)
+        if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
+            return prefs[0]
+        self.stats.searched += 1
+        places, cards = unseen(s, turn.known)
+        worlds: list[State] = []
+        first: list[int] = []  # the first move of each winnable sample's winning line
+        for _ in range(self.samples):
+            world = determinize(s, places, cards, rng)
+            sol = self._solve(world)
+            if sol is not None:
+                worlds.append(world)
+                first.append(sol)
+        if not worlds:  # lost in every sample: nothing to gain by searching
+            return prefs[0]
+        best, best_wins = prefs[0], -1
+        for action in prefs:
+            wins = 0
+            for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
+                if line_start == action or self._wins_after(world, action):
+                    wins += 1
+                elif wins + len(worlds) - k - 1 <= best_wins:
+                    break  # cannot beat the best any more (a tie goes to the earlier move)
+            if wins > best_wins:
+                best, best_wins = action, wins
+            if best_wins == len(worlds):
+                break  # wins every sample that can be won: no move does better
+        return best
+
+    def _solve(self, world: State) -> int | None:
+        """The first move of a winning line of ``world``, or ``None`` (lost or unknown)."""
+        self.stats.solves += 1
+        sol = solve(world, budget=self.budget, check=False)
+        if sol.status is not Verdict.WIN:
+            return None
+        return sol.moves[0].id if sol.moves else -1
+
+    def _wins_after(self, world: State, action: int) -> bool:
+        child = world.copy()
+        apply(child, MOVES[action])
+        return self._solve(child) is not None
+
+
+__all__ = ["PimcAgent", "ScoutAgent", "SearchStats", "determinize", "unseen"]
