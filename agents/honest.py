@@ -17,14 +17,16 @@ their order. Two agents use that and the exact solver:
   sample that can be won (it tries them in the greedy agent's order, so it plays like greedy
   unless greedy's move loses something); moves a sample's own winning line starts with.
 
-Honesty is by construction: :func:`unseen` is the only place that looks at the deal, and only
-at the pyramid and at stock places in ``turn.known`` or already removed. Tests swap unseen
-cards and check the agents play the same moves until one of them is turned.
+Honesty is by construction: while a card is hidden, the deal is read only by :func:`unseen`
+(the pyramid, and stock places in ``turn.known`` or already removed) and by
+:func:`determinize`, which keeps those and deals the rest at random; the solver's line is
+followed only once nothing is hidden. ``turn.known`` must hold every stock card seen so far,
+as ``PyramidEnv.known_stock()`` and evaluation give it (``Turn.from_state`` defaults to the
+whole stock: the agents are then clairvoyant). Tests show the agents positions whose unseen
+cards were shuffled and check they choose the same moves.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -72,29 +74,38 @@ def _king(action: int) -> bool:
 class _Line:
     """The solver's line from a fully known position, followed move by move.
 
-    Keeps the plan for the deal it was made for, solves again if the position is not the one
-    the next planned move expects, and reports ``None`` (play something else) on a lost deal.
+    Used only once every live stock card is known, so reading the deal here is honest. It keeps
+    the plan for the position the next planned move expects and solves again anywhere else (a
+    new game, a position off the line). On a lost position it answers ``None``, and the agent's
+    fallback move is told through :meth:`fell_back`: the position after it is lost too (no
+    card is hidden any more), so it is not solved again; any other position is.
     """
 
     def __init__(self, budget: int | None) -> None:
         self.budget = budget
         self._plan: list[int] = []
-        self._expect: tuple | None = None
-        self._lost: tuple | None = None
+        self._expect: tuple | None = None  # (cards, fields) the next planned move is for
+        self._lost: tuple | None = None  # (cards, fields) known lost, after a fallback move
 
     def next(self, s: State) -> int | None:
         where = (s.deal.cards, s.fields())
-        if self._lost == (s.deal.cards, None):
+        if where == self._lost:
             return None
         if not self._plan or self._expect != where:
             sol = solve(s, budget=self.budget, check=False)
             if sol.status is not Verdict.WIN or not sol.moves:
-                self._lost, self._plan = (s.deal.cards, None), []
+                self._plan = []
                 return None
             self._plan = [m.id for m in reversed(sol.moves)]
         action = self._plan.pop()
         nxt = s.child(MOVES[action])
         self._expect = (nxt.deal.cards, nxt.fields())
+        return action
+
+    def fell_back(self, s: State, action: int) -> int:
+        """Note that ``action`` was played from lost position ``s``; returns ``action``."""
+        nxt = s.child(MOVES[action])
+        self._lost = (nxt.deal.cards, nxt.fields())
         return action
 
 
@@ -127,21 +138,12 @@ class ScoutAgent:
             action = self.line.next(s)
             if action is not None:
                 return action
-            return self.greedy.act(turn, rng)
+            return self.line.fell_back(s, self.greedy.act(turn, rng))
         kings = [a for a in turn.removals if _king(a)]
         if kings:
             return kings[0]
         # Drawing on through the pass; past its end the stock is seen (known covers it).
         return turn.turns[0] if turn.turns else self.greedy.act(turn, rng)
-
-
-@dataclass
-class SearchStats:
-    """What a :class:`PimcAgent` spent: decisions searched and solver calls made."""
-
-    decisions: int = 0
-    searched: int = 0
-    solves: int = 0
 
 
 class PimcAgent:
@@ -165,19 +167,18 @@ class PimcAgent:
         self.samples, self.budget, self.name = samples, budget, name
         self.greedy = GreedyAgent()
         self.line = _Line(None)
-        self.stats = SearchStats()
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The move that keeps the most sampled deals winnable (greedy's order breaks ties)."""
         s = turn.state
-        self.stats.decisions += 1
         if turn.known & s.left == s.left:
             action = self.line.next(s)
-            return self.greedy.act(turn, rng) if action is None else action
+            if action is not None:
+                return action
+            return self.line.fell_back(s, self.greedy.act(turn, rng))
         prefs = self.greedy.preferences(turn)
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
-        self.stats.searched += 1
         places, cards = unseen(s, turn.known)
         worlds: list[State] = []
         first: list[int] = []  # the first move of each winnable sample's winning line
@@ -205,7 +206,6 @@ class PimcAgent:
 
     def _solve(self, world: State) -> int | None:
         """The first move of a winning line of ``world``, or ``None`` (lost or unknown)."""
-        self.stats.solves += 1
         sol = solve(world, budget=self.budget, check=False)
         if sol.status is not Verdict.WIN:
             return None
@@ -217,4 +217,4 @@ class PimcAgent:
         return self._solve(child) is not None
 
 
-__all__ = ["PimcAgent", "ScoutAgent", "SearchStats", "determinize", "unseen"]
+__all__ = ["PimcAgent", "ScoutAgent", "determinize", "unseen"]

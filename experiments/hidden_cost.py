@@ -97,6 +97,8 @@ def table(results: list[dict]) -> str:
         fewer = r["fewer_passes"]
         if fewer:
             bound = cell(fewer["won"])
+            if fewer["unknown"]:  # a verdict out of time counts as a loss: say how many
+                bound += f", {fewer['unknown']} unknown"
         elif get_rules(r["preset"]).passes is None:
             bound = "= solver (scouting is free)"
         else:

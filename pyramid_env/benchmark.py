@@ -44,7 +44,7 @@ from pyramid_env.agents import (
 )
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import Rules, get_rules
-from pyramid_env.evaluation import evaluate
+from pyramid_env.evaluation import MAX_DEALS, evaluate
 from pyramid_env.seeds import seed_set
 
 # The four kinds of agent, in table order, with what sets each apart (the note under the table
@@ -57,7 +57,6 @@ KINDS: dict[str, str] = {
 }
 FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
 RUN_FILE = "run.json"  # the settings of the run that wrote the folder, for --resume
-MAX_DEALS = 10_000_000  # as evaluate(): every episode is held in memory
 
 
 def machine() -> str:
@@ -373,7 +372,13 @@ def _previous(out: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
     try:
         earlier = json.loads((out / RUN_FILE).read_text())
         with open(out / "benchmark.csv", newline="") as f:
-            rows = [{k: _csv_value(v) for k, v in row.items()} for row in csv.DictReader(f)]
+            # A row cut short by a stop mid-write has missing (None) or extra fields: the
+            # agent did not finish, so it plays again.
+            rows = [
+                {k: _csv_value(v) for k, v in row.items()}
+                for row in csv.DictReader(f)
+                if None not in row and None not in row.values()
+            ]
     except (OSError, ValueError) as err:
         raise PyramidError(
             f"--resume: {out} holds no benchmark to resume ({err}); run without --resume"
@@ -444,6 +449,8 @@ def run(
     _writable(out)
     settings = {"rules": rules, "seeds": seeds, "deals": n, "observe_stock": observe_stock}
     done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
+    if resume:
+        _keep_episodes(out / "episodes.csv", set(done))
     print(plan(preset, seeds, names, observe_stock, out, workers), flush=True)
     if done:
         kept = [a for a in names if made[a].name in done]
@@ -467,8 +474,9 @@ def run(
         )
         row = done[report.agent] = {"agent": report.agent, "kind": agent_kind(name)}
         row |= report.summary()
+        # Episodes first: the summary row is what marks an agent done for --resume.
+        _append(out / "episodes.csv", [{"agent": report.agent} | e for e in report.rows()])
         _append(out / "benchmark.csv", [row])
-        _append(out / "episodes.csv", [{"agent": report.agent} | row for row in report.rows()])
         if bar:
             bar.update()
     if bar:
@@ -494,6 +502,22 @@ def run(
         + ("" if drew else " (no chart: matplotlib is not installed)")
     )
     return summaries
+
+
+def _keep_episodes(path: Path, agents: set[str]) -> None:
+    """Drop the episodes of agents that did not finish (a stop between the two files)."""
+    if not path.exists():
+        return
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        fields, rows = reader.fieldnames, [r for r in reader if r.get("agent") in agents]
+    if not fields or not rows:  # nothing to keep: the next agent's rows start the file
+        path.unlink()
+        return
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
 
 
 def _append(path: Path, rows: list[dict[str, Any]]) -> None:

@@ -19,7 +19,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from pyramid_env.engine import PRESETS, CardError, Deal, Game, to_deal
+from pyramid_env.engine import PRESETS, Deal, Game, PyramidError, to_deal
 from pyramid_env.engine.deal import decode_code
 from pyramid_env.engine.notation import format_board
 from pyramid_env.engine.rules import KNOBS, Goal, Rules, StockPlay, get_rules
@@ -77,7 +77,7 @@ class _Help(argparse.RawDescriptionHelpFormatter):
     """Plain help: descriptions as written, option help wrapped without breaking names.
 
     ``{agents}`` in an option's help becomes the list of agents by kind. Listing them imports
-    the agents and reads the shipped networks (about half a second), so it happens here, when
+    the agents and reads the shipped networks, so it happens here, when
     help is printed, not on every command. Option help is wrapped at spaces only: agent and
     preset names have hyphens (``bc-ppo-msc``), and a name split across lines misleads.
     """
@@ -101,7 +101,8 @@ _RULES_HELP = f"rule preset: {', '.join(PRESETS)} (default relaxed)"
 
 
 # Exit statuses (the README lists them): 0 done; 2 bad input, said on stderr before any work
-# (argparse uses 2 for bad options too); 1 a failure while working; 130 interrupted (Ctrl-C).
+# (argparse uses 2 for bad options too); 1 a failure while working (a file that cannot be
+# written, an agent's illegal move); 130 interrupted (Ctrl-C).
 EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
 
 
@@ -126,7 +127,7 @@ def _passes(text: str) -> int | None:
 
 
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
-    """``--rules`` and one option per rule knob, so every variant is reachable from here."""
+    """``--rules`` and an option per rule knob of play (scoring and undo are not options)."""
     p.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
     knobs = p.add_argument_group("rule knobs (override the preset's)")
     knobs.add_argument("--passes", type=_passes, default=argparse.SUPPRESS, metavar="N",
@@ -285,9 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (CardError, ValueError) as err:  # bad input (PyramidError is a ValueError)
+    except PyramidError as err:  # bad input, found before any work
         print(f"pyramid-env: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except (ValueError, RuntimeError) as err:  # a fault while working (an agent's illegal move)
+        print(f"pyramid-env: error: {err}", file=sys.stderr)
+        return EXIT_FAILED
     except BrokenPipeError:  # the reader went away (`| head`): nothing of ours went wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -59,7 +59,8 @@ class Episode:
         pyramid_left: pyramid cards left at the end.
         moves: moves played (draws, recycles, removals).
         steps: env steps (equal to ``moves``: evaluation never plays an illegal action).
-        truncated: the episode hit ``max_steps`` before the game ended.
+        truncated: the env cut the episode short (``max_steps``, or ``max_idle_passes`` full
+            passes in a row without a removal where passes are unlimited).
         solver_won: the solver's verdict on the deal (``None`` if it ran out of time).
         cpu: CPU seconds the process spent playing the deal (agent and env; not compared:
             it varies from run to run).
@@ -234,6 +235,8 @@ def evaluate(
             raise PyramidError(f"{field_}={value!r} ({type(value).__name__}) must be an int")
     if workers < 1:
         raise PyramidError(f"workers={workers} must be >= 1")
+    if seed < 0:
+        raise PyramidError(f"seed={seed} must be >= 0")
     if solver_time_limit is not None and not (
         isinstance(solver_time_limit, numbers.Real) and solver_time_limit > 0
     ):

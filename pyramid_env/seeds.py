@@ -25,6 +25,7 @@ import csv
 import numbers
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -78,7 +79,7 @@ def seed_set(
     elif isinstance(spec, list | tuple):
         deals = [_deal_number(x, field) for x in spec]
         if len(set(deals)) != len(deals):
-            twice = sorted({n for n in deals if deals.count(n) > 1})[:5]
+            twice = sorted(n for n, k in Counter(deals).items() if k > 1)[:5]
             raise PyramidError(f"{field}: deal numbers repeated: {twice} (each deal once)")
     else:
         raise PyramidError(

@@ -21,6 +21,12 @@ def test_same_agent_and_seeds_give_the_same_numbers_serial_or_parallel():
     assert other.episodes != serial.episodes  # the seed does reach the agent
 
 
+def test_a_shipped_network_plays_the_same_on_any_number_of_workers():
+    # Workers run BLAS on fewer threads than the parent: the episodes must not change.
+    one = evaluate("bc-relaxed", seeds="val[:24]")
+    assert one == evaluate("bc-relaxed", seeds="val[:24]", workers=2)
+
+
 def test_summary_counts_and_intervals():
     report = evaluate("greedy", seeds="test[:50]")
     s = report.summary()

@@ -218,3 +218,25 @@ def test_a_changed_preset_is_reported_under_its_own_name():
 
     report = evaluate("greedy", rules=get_rules("msc", passes=1), seeds=[2000, 2001])
     assert report.rules == "msc passes=1"
+
+
+def test_resume_replays_an_agent_whose_row_was_cut_short(tmp_path, capsys):
+    out = tmp_path / "out"
+    args = ["benchmark", "--rules", "msc", "--seeds", "val[:3]", "--workers", "1"]
+    agents = ["--agents", "first-removal", "greedy", "--out", str(out), "--no-progress"]
+    assert main([*args, *agents]) == 0
+    rows = (out / "benchmark.csv").read_text().splitlines()
+    cut = "\n".join([*rows[:-1], rows[-1][:20]]) + "\n"  # greedy's row, half written
+    (out / "benchmark.csv").write_text(cut)
+    capsys.readouterr()
+    assert main([*args, *agents, "--resume"]) == 0
+    assert "resumed      first-removal (from" in capsys.readouterr().out
+    table = (out / "benchmark.md").read_text()
+    assert "| first-removal |" in table and "| greedy |" in table
+    episodes = (out / "episodes.csv").read_text()
+    assert episodes.count("\ngreedy,") == 3 and episodes.count("\nfirst-removal,") == 3
+
+
+def test_a_negative_agent_seed_is_refused():
+    with pytest.raises(PyramidError, match="seed=-1 must be >= 0"):
+        evaluate("greedy", seeds=[1], seed=-1)
