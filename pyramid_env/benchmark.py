@@ -98,6 +98,12 @@ def known_agents() -> dict[str, list[str]]:
     return out
 
 
+def _unknown_agent(name: object) -> PyramidError:
+    """The error for a name no agent answers to, listing every name that does."""
+    known = [n for group in known_agents().values() for n in group]
+    return PyramidError(f"unknown agent {name!r}: one of {', '.join(known)}, or the path of a .npz")
+
+
 def agent_kind(name: str) -> str:
     """Which of the four kinds (:data:`KINDS`) the agent ``name`` is.
 
@@ -113,7 +119,7 @@ def agent_kind(name: str) -> str:
         ``"baseline"``, ``"search"``, ``"learned"`` or ``"clairvoyant"``.
 
     Raises:
-        ValueError: an unknown name, listing the known ones (a run checks every name before
+        PyramidError: an unknown name, listing the known ones (a run checks every name before
             it starts, rather than fail after the agents before it have played).
     """
     if name in BASELINES:
@@ -124,8 +130,7 @@ def agent_kind(name: str) -> str:
         return "clairvoyant"
     meta = _meta(name)
     if meta is None:
-        known = [n for names in known_agents().values() for n in names]
-        raise ValueError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
+        raise _unknown_agent(name)
     return "search" if meta.get("kind") == "value" else "learned"
 
 
@@ -146,7 +151,7 @@ def by_kind(agents: list[str]) -> list[str]:
     """``agents`` grouped by kind in :data:`KINDS` order, keeping the given order within a kind.
 
     Raises:
-        ValueError: an unknown agent name (from :func:`agent_kind`).
+        PyramidError: an unknown agent name (from :func:`agent_kind`).
     """
     order = list(KINDS)
     return sorted(agents, key=lambda name: order.index(agent_kind(name)))
@@ -203,7 +208,7 @@ def plan(
         A block of lines: rules, deals, stock view, workers, agents by kind, output folder.
 
     Raises:
-        ValueError: an unknown preset, seed spec or agent name.
+        PyramidError: an unknown preset, seed spec or agent name.
     """
     n = len(seed_set(seeds))
     view = {"seen": "the cards turned so far", "full": "the whole order"}.get(observe_stock, "")
@@ -330,10 +335,7 @@ def _make_agents(names: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]
     skipped: list[tuple[str, str]] = []
     for name in names:
         if not isinstance(name, str) or not _is_known(name):
-            known = [n for group in known_agents().values() for n in group]
-            raise PyramidError(
-                f"unknown agent {name!r}: one of {', '.join(known)}, or the path of a .npz file"
-            )
+            raise _unknown_agent(name)
         try:
             made[name] = make_agent(name)
         except PyramidError as err:

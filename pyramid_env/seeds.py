@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from pyramid_env.engine.deal import MAX_DEAL
 from pyramid_env.engine.errors import PyramidError
 
 SEED_SETS: dict[str, range] = {
@@ -42,7 +43,7 @@ _SLICE = re.compile(r"^(\w+)\[(-?\d*):(-?\d*)\]$")
 _SPAN = re.compile(r"^(\d+)-(\d+)$")
 
 
-DEALS = 2**64  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
+DEALS = MAX_DEAL + 1  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
 _SPEC_HELP = "a set name (test, val, train), 'test[:1000]', 'val[100:200]', '0-99' or '3,5,8'"
 
 

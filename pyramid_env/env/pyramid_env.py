@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import Deal, deal, decode_code, parse_cards
+from pyramid_env.engine.deal import MAX_DEAL, Deal, deal, decode_code, parse_cards
 from pyramid_env.engine.errors import PyramidError, RulesError, describe
 from pyramid_env.engine.game import score
 from pyramid_env.engine.moves import MOVES, RECYCLE
@@ -28,7 +28,6 @@ from pyramid_env.seeds import seed_set
 OBS_MODES = ("dict", "flat", "onehot", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
-DEAL_NUMBERS = 2**64  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
 RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
 
 
@@ -124,7 +123,7 @@ def check_deal_option(key: Any, value: Any, where: str) -> Deal:
     if key == "deal":
         if isinstance(value, Deal):
             return value
-        return deal(check_int(where, value, 0, DEAL_NUMBERS - 1, "2**64-1"))
+        return deal(check_int(where, value, 0, MAX_DEAL, "2**64-1"))
     if key == "code":
         if not isinstance(value, str):
             raise PyramidError(f"{where}={describe(value)}: expected a deal code 'P1-...' (str)")
