@@ -154,7 +154,7 @@ class LookaheadAgent:
             after = after_counts(counts, q)
             if pyr == 0:
                 out.append(_WON)
-            elif tables.hopeless(pyr, after):
+            elif tables.cannot_clear(pyr, after):
                 out.append(_LOST)
             elif depth == 0:
                 out.append(len(leaves))

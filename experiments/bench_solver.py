@@ -27,10 +27,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pyramid_env import _kernel
 from pyramid_env.engine import Deal
 from pyramid_env.engine.deal import parse_cards
 from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import kernel as _kernel
 
 ORACLE = Path(__file__).parents[1] / "tests" / "fixtures" / "msc-1500"
 JAVA_MEAN_S = 0.7  # quoted, see the module docstring

@@ -18,7 +18,34 @@ from pyramid_env.engine.game import Game
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
-from pyramid_env.engine.rules import Rules
+from pyramid_env.engine.rules import PRESETS, Rules, get_rules
+
+KNOB_VARIANTS: tuple[tuple[str, dict[str, object]], ...] = (
+    ("relaxed", {"goal": "all"}),
+    ("relaxed", {"draw_count": 3}),
+    ("one-pass", {"draw_count": 3}),
+    ("two-card", {"passes": 1, "draw_count": 3}),
+    ("two-card", {"goal": "all"}),
+    ("unlimited", {"draw_count": 3}),
+    ("unlimited", {"covering_pair": True}),
+    ("two-pass", {"covering_pair": True, "dead_deal_ends_game": True}),
+    ("msc", {"goal": "all"}),
+    ("msc", {"draw_count": 3}),
+    ("msc", {"passes": 1}),
+)
+"""Presets with knobs changed: together with the presets, every stock-play mode meets every
+other knob (draw three, goal "all", covering pairs, pass limits, the dead-deal ending)."""
+
+
+def rule_variants() -> list[Rules]:
+    """Every preset, then every :data:`KNOB_VARIANTS` entry: the one list cross-checks run on.
+
+    The engine's fast path against :func:`~pyramid_env.engine.state.why_illegal`, the vector
+    env's array rules against the engine, the compiled solver against the pure-Python one and
+    the solver against brute force all iterate over it, so a new knob or mode added here is
+    checked by every backend at once.
+    """
+    return [*PRESETS.values(), *(get_rules(name, **knobs) for name, knobs in KNOB_VARIANTS)]
 
 
 def check_conservation(s: st.State) -> None:

@@ -22,7 +22,7 @@ from pyramid_env.engine.errors import CardError, IllegalMove, PyramidError, desc
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.moves import MOVES, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
-from pyramid_env.engine.rules import Rules, UndoMoves, get_rules
+from pyramid_env.engine.rules import Rules, Scoring, UndoMoves, get_rules
 
 SAVE_FORMAT = "pyramid-env-save"
 SAVE_VERSION = 1
@@ -31,19 +31,58 @@ SAVE_FIELDS = ("format", "version", "deal", "deal_number", "rules", "log", "boar
 _T = TypeVar("_T")
 
 
+def points(
+    scoring: Scoring,
+    pyramid_removed: Any,
+    stock_removed: Any,
+    cleared: Any,
+    won: Any,
+    moves: Any,
+    seconds: Any = 0.0,
+) -> Any:
+    """The score from the numbers it depends on: the one statement of the scoring rule.
+
+    Written in plain arithmetic (a flag multiplies its term; ``x * (x > 0)`` is ``max(0, x)``),
+    so it takes ints and bools for one game (:func:`score`) and numpy arrays for many (the
+    vector env) alike, and the two cannot drift apart. A term the scoring does not use is left
+    out rather than multiplied by zero, as the vector env runs this every step. See
+    :class:`~pyramid_env.engine.rules.Scoring` for the rule.
+
+    Args:
+        scoring: the rules' :class:`~pyramid_env.engine.rules.Scoring`.
+        pyramid_removed: pyramid cards removed.
+        stock_removed: stock and waste cards removed.
+        cleared: the pyramid is empty (bool, or 0/1).
+        won: the goal is reached (bool, or 0/1).
+        moves: the move counter.
+        seconds: play time, for time bonuses only.
+    """
+    pts = scoring.pyramid_card * pyramid_removed
+    if scoring.stock_card:
+        pts = pts + scoring.stock_card * stock_removed
+    if scoring.clear_bonus:
+        pts = pts + scoring.clear_bonus * cleared
+    if scoring.win_bonus or scoring.win_per_move or scoring.win_per_second:
+        bonus = scoring.win_bonus - scoring.win_per_move * moves - scoring.win_per_second * seconds
+        pts = pts + won * bonus * (bonus > 0)
+    return pts
+
+
 def score(s: st.State, moves: int, seconds: float = 0.0) -> float:
     """The score of position ``s`` under its rules' scoring, after ``moves`` moves.
 
-    See :class:`~pyramid_env.engine.rules.Scoring`; ``seconds`` only feeds time bonuses. One
-    function for the game and the env, so the two cannot disagree.
+    :func:`points` on the position's numbers; ``seconds`` only feeds time bonuses. One function
+    for the game, the env and (through :func:`points`) the vector env, so they cannot disagree.
     """
-    sc = s.rules.scoring
-    pts = sc.pyramid_card * (28 - s.pyramid_left) + sc.stock_card * (24 - s.left.bit_count())
-    if s.pyr == 0:
-        pts += sc.clear_bonus
-    if st.is_won(s):
-        pts += max(0.0, sc.win_bonus - sc.win_per_move * moves - sc.win_per_second * seconds)
-    return pts
+    return points(
+        s.rules.scoring,
+        28 - s.pyr.bit_count(),
+        24 - s.left.bit_count(),
+        s.pyr == 0,
+        st.is_won(s),
+        moves,
+        seconds,
+    )
 
 
 class Game:

@@ -77,10 +77,12 @@ class Shape:
         exposed: present slots with no present coverer, ascending.
         covering: ``(covered, coverer)`` pairs where ``coverer`` is exposed and is the only
             card still on ``covered``: the candidates for 000's covering pair.
+        exposed_mask: ``exposed`` as a bitmask of slots.
     """
 
     exposed: tuple[int, ...]
     covering: tuple[tuple[int, int], ...]
+    exposed_mask: int
 
 
 def _make_shapes() -> dict[int, Shape]:
@@ -98,7 +100,7 @@ def _make_shapes() -> dict[int, Shape]:
             left = [t for t in COVERED_BY[s] if mask >> t & 1]
             if mask >> s & 1 and len(left) == 1 and left[0] in exposed:
                 covering.append((s, left[0]))
-        shapes[mask] = Shape(exposed, tuple(covering))
+        shapes[mask] = Shape(exposed, tuple(covering), sum(1 << s for s in exposed))
         todo.extend(mask & ~(1 << s) for s in exposed)
     return shapes
 

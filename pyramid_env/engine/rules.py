@@ -9,6 +9,7 @@ the ``Rules`` it plays by, so one engine serves every variant (two copies would 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import numbers
 from collections.abc import Iterable, Mapping
@@ -17,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from pyramid_env.engine.errors import RulesError, as_int, describe
+from pyramid_env.engine.primitives import Knobs
 
 
 class StockPlay(StrEnum):
@@ -158,6 +160,11 @@ class Rules:
         _check_name(self)
 
     @property
+    def knobs(self) -> Knobs:
+        """The rules as one named tuple of ints: what the fast paths and the kernel read."""
+        return _knobs(self)
+
+    @property
     def recycles(self) -> int | None:
         """Recycles (turns of the waste) allowed: ``passes - 1``, ``None`` if unlimited."""
         return None if self.passes is None else self.passes - 1
@@ -239,6 +246,26 @@ class Rules:
 
 
 KNOBS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+STOCK_PLAY_FLAGS: dict[StockPlay, dict[str, int]] = {
+    StockPlay.WASTE_TOP: {"drawn_spot": 0, "face_up_top": 0, "stock_pairs": 0},
+    StockPlay.DRAWN_AND_WASTE: {"drawn_spot": 1, "face_up_top": 0, "stock_pairs": 1},
+    StockPlay.FACE_UP_STOCK: {"drawn_spot": 0, "face_up_top": 1, "stock_pairs": 1},
+}
+"""What each stock-play mode means, as the :class:`Knobs` flags every backend reads."""
+
+
+@functools.lru_cache(maxsize=256)
+def _knobs(rules: Rules) -> Knobs:
+    return Knobs(
+        max_recycles=-1 if rules.passes is None else rules.passes - 1,
+        covering_pair=int(rules.covering_pair),
+        draw_count=rules.draw_count,
+        waste_start=rules.waste_start,
+        goal_all=int(rules.goal is Goal.ALL),
+        dead_deal_ends=int(rules.dead_deal_ends_game),
+        **STOCK_PLAY_FLAGS[rules.stock_play],
+    )
 _ENUMS: dict[str, type[StrEnum]] = {"stock_play": StockPlay, "goal": Goal, "undo_moves": UndoMoves}
 _UNNAMED = "(being renamed)"  # a placeholder no preset name check applies to
 
@@ -369,6 +396,8 @@ def _check_name(rules: Rules) -> None:
 PRESETS: dict[str, Rules] = {}
 """The presets by name. Filled one by one: each is checked against those already in."""
 for _preset in (
+    # The ids name rulebooks: pyramid_env.engine.RULEBOOKS (engine/rulebooks.py) says which is
+    # which. msc follows no rulebook: Microsoft Solitaire Collection, known from an oracle.
     # 000 (cardgames.io): unlimited recycling, covering pair, the game declares dead deals.
     Rules(name="relaxed"),
     # 000's strict variant: the stock is dealt through once.

@@ -14,6 +14,10 @@ The position is five integers, so copying, undoing and hashing are cheap:
   below ``ptr``; the waste top is then the next one down).
 * ``recycles``: turns of the waste used so far.
 
+The scalar rules on these ints (tops, draw advance, win, dead deal, face-up cards, key) are
+:mod:`pyramid_env.engine.primitives`, shared with the solver's compiled kernel; this module adds
+the move generator over them.
+
 Three tiers, as in OpenSpiel: :func:`legal_ids` / :func:`apply` / :func:`undo` are the fast
 unchecked path (search, the env); :func:`apply_checked` validates with :func:`why_illegal`, a
 separate, slow, readable implementation of the rules that tests compare with the fast one.
@@ -24,24 +28,23 @@ from __future__ import annotations
 import operator
 from enum import StrEnum
 
+from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
 from pyramid_env.engine.deal import DealLike, to_deal
 from pyramid_env.engine.errors import IllegalMove, describe, is_int
 from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS, slot_name
-from pyramid_env.engine.moves import MOVES, PLACES, STOCK, WASTE, Move, MoveKind
+from pyramid_env.engine.moves import DRAW, MOVES, PLACES, RECYCLE, STOCK, WASTE, Move, MoveKind
 from pyramid_env.engine.rules import Goal, Rules, StockPlay, get_rules
 
 STOCK_SIZE = 24
-_DRAW, _RECYCLE = 0, 1
+_DRAW, _RECYCLE = DRAW.id, RECYCLE.id
+# The primitives the fast path calls, bound once (a module attribute costs a lookup per call).
+_tops, _advance, _can_recycle, _is_won = P.tops, P.advance, P.can_recycle, P.is_won
 _KING_ID: tuple[int, ...] = tuple(m.id for m in MOVES if m.kind is MoveKind.KING)
 _PAIR_ID: list[list[int]] = [[-1] * PLACES for _ in range(PLACES)]
 for _m in MOVES:
     if _m.kind is MoveKind.PAIR:
         _PAIR_ID[_m.a][_m.b] = _PAIR_ID[_m.b][_m.a] = _m.id
-MODE = {StockPlay.WASTE_TOP: 0, StockPlay.DRAWN_AND_WASTE: 1, StockPlay.FACE_UP_STOCK: 2}
-"""The kind of stock play as a small integer, for the fast paths (and the compiled kernel)."""
-
-
 
 
 class Status(StrEnum):
@@ -57,15 +60,14 @@ class State:
 
     Attributes:
         rules: the :class:`Rules` in force.
+        knobs: the same rules as :class:`~pyramid_env.engine.primitives.Knobs` (ints).
         deal: the :class:`Deal` being played.
         pyr, left, ptr, drawn, recycles: the position (see the module docstring).
     """
 
     __slots__ = (
-        "rules", "deal", "pyr", "left", "ptr", "drawn", "recycles",
-        "_prank", "_srank", "_rank_pos", "_mode", "_max_recycles", "_cover", "_goal_all",
-        "_dead_ends",
-        "_draw3",
+        "rules", "knobs", "deal", "pyr", "left", "ptr", "drawn", "recycles",
+        "_prank", "_srank", "_rank_pos",
     )  # fmt: skip
 
     def __init__(self, deal: DealLike = 0, rules: Rules | str | None = None) -> None:
@@ -78,12 +80,7 @@ class State:
         self._rank_pos = tuple(
             sum(1 << i for i, r in enumerate(self._srank) if r == rank) for rank in range(14)
         )
-        self._mode = MODE[rules.stock_play]
-        self._max_recycles = rules.recycles
-        self._cover = rules.covering_pair
-        self._goal_all = rules.goal is Goal.ALL
-        self._dead_ends = rules.dead_deal_ends_game
-        self._draw3 = rules.draw_count == 3
+        self.knobs = rules.knobs
         self.pyr = FULL
         self.left = (1 << STOCK_SIZE) - 1
         self.ptr = rules.waste_start
@@ -105,14 +102,8 @@ class State:
         return new
 
     def key(self) -> int:
-        """The position as one int for search: equal keys have the same futures.
-
-        Bits 0-27 ``pyr``, 28-51 ``left``, 52-56 ``ptr``, 57 ``drawn``, 58+ ``recycles``. With
-        unlimited passes the recycle count changes nothing ahead, so it is left out: otherwise
-        every lap of the stock would look like a new position and search would never close.
-        """
-        key = self.pyr | self.left << 28 | self.ptr << 52 | self.drawn << 57
-        return key if self._max_recycles is None else key | self.recycles << 58
+        """The position as one int for search (:func:`~pyramid_env.engine.primitives.key`)."""
+        return P.key(self.pyr, self.left, self.ptr, self.drawn, self.recycles, self.knobs)
 
     def fields(self) -> tuple[int, int, int, bool, int]:
         """The exact position, recycle count included: ``(pyr, left, ptr, drawn, recycles)``."""
@@ -142,25 +133,19 @@ class State:
         return format_board(self)
 
     # -- what is where -------------------------------------------------------------------------
-    def _tops(self) -> tuple[int, int]:
-        """Cycle indices of (waste top, stock card in play); -1 where there is none."""
-        waste = self.left & ((1 << self.ptr) - 1)
-        w = waste.bit_length() - 1
-        d = -1
-        if self._mode == 1:
-            if self.drawn:
-                d, w = w, (waste ^ (1 << w)).bit_length() - 1
-        elif self._mode == 2:
-            hi = self.left >> self.ptr
-            if hi:
-                d = self.ptr + (hi & -hi).bit_length() - 1
-        return w, d
+    def tops(self) -> tuple[int, int]:
+        """Cycle indices of (waste top, second playable stock card); -1 where there is none.
+
+        The second card is the drawn card or the face-up stock top, as the rules say
+        (:func:`~pyramid_env.engine.primitives.tops`).
+        """
+        return P.tops(self.left, self.ptr, self.drawn, self.knobs)
 
     def card_at(self, place: int) -> int | None:
         """The card at a place (slot, ``WASTE`` or ``STOCK``), or ``None`` if it is empty."""
         if place < SLOTS:
             return self.deal.cards[place] if self.pyr >> place & 1 else None
-        w, d = self._tops()
+        w, d = self.tops()
         i = w if place == WASTE else d
         return None if i < 0 else self.deal.cards[SLOTS + i]
 
@@ -189,7 +174,7 @@ class State:
     @property
     def drawn_card(self) -> int | None:
         """The card in the drawn spot (``two-card`` rules), else ``None``."""
-        return self.card_at(STOCK) if self._mode == 1 else None
+        return self.card_at(STOCK) if self.knobs.drawn_spot else None
 
     @property
     def pyramid_left(self) -> int:
@@ -209,8 +194,8 @@ class State:
     @property
     def recycles_left(self) -> int | None:
         """Turns of the waste still allowed, ``None`` if unlimited."""
-        m = self._max_recycles
-        return None if m is None else m - self.recycles
+        m = self.knobs.max_recycles
+        return None if m < 0 else m - self.recycles
 
 
 def face_up(s: State) -> int:
@@ -218,13 +203,9 @@ def face_up(s: State) -> int:
 
     A bitmask like ``s.left`` (bit ``i``: deal card ``SLOTS + i``). It is what a player can see
     of the stock cycle at this moment, so the env's observation and every text or picture of a
-    hidden stock build on it.
+    hidden stock build on it (:func:`~pyramid_env.engine.primitives.face_up`).
     """
-    up = s.left & ((1 << s.ptr) - 1)
-    hi = s.left >> s.ptr
-    if hi and s.rules.stock_play is StockPlay.FACE_UP_STOCK:
-        up |= (hi & -hi) << s.ptr
-    return up
+    return P.face_up(s.left, s.ptr, s.knobs)
 
 
 # -- the fast path ----------------------------------------------------------------------------
@@ -245,15 +226,16 @@ def _removals(s: State) -> list[int]:
             for j in exp[k + 1 :]:
                 if rk[j] == need:
                     app(row[j])
-    if s._cover:
+    k = s.knobs
+    if k.covering_pair:
         for i, j in shape.covering:
             if rk[i] + rk[j] == TARGET:
                 app(_PAIR_ID[i][j])
     left, ptr = s.left, s.ptr
     waste = left & ((1 << ptr) - 1)
-    if waste or s._mode == 2:
+    if waste or k.face_up_top:
         sr = s._srank
-        w, d = s._tops()
+        w, d = _tops(left, ptr, s.drawn, k)
         for place, idx in ((WASTE, w), (STOCK, d)):
             if idx >= 0:
                 r = sr[idx]
@@ -264,38 +246,29 @@ def _removals(s: State) -> list[int]:
                     for i in exp:
                         if rk[i] == need:
                             app(_PAIR_ID[i][place])
-        if w >= 0 and d >= 0 and sr[w] + sr[d] == TARGET:
+        if k.stock_pairs and w >= 0 and d >= 0 and sr[w] + sr[d] == TARGET:
             app(_PAIR_ID[WASTE][STOCK])
     if left >> ptr:
         app(_DRAW)
-    elif waste and (s._max_recycles is None or s.recycles < s._max_recycles):
+    elif waste and _can_recycle(left, ptr, s.recycles, k):
         app(_RECYCLE)
     return ids
 
 
-def hopeless(s: State) -> bool:
-    """000's second condition: no stock or waste card could ever help reach the goal.
+def nothing_can_help(s: State) -> bool:
+    """000's second dead-deal condition: no stock or waste card could ever help reach the goal.
 
     With no removal playable (the first condition), this is the dead-deal test: callers that
-    already hold the legal moves use it directly instead of :func:`is_dead`.
-
-    With pyramid cards left, a stock card helps only by pairing with an exposed pyramid card
-    (only removals expose cards, so the exposed set is fixed until one happens). With the pyramid
-    cleared under goal "all", a stock card helps if it is a King or, where two stock cards can
-    pair, if some partner for it is left too.
+    already hold the legal moves use it directly instead of :func:`is_dead`
+    (:func:`~pyramid_env.engine.primitives.nothing_can_help` says why it is sound).
     """
-    left, pos = s.left, s._rank_pos
-    if s.pyr:
-        rk = s._prank
-        return not any(left & pos[TARGET - rk[i]] for i in SHAPES[s.pyr].exposed)
-    if left & pos[KING]:
-        return False
-    return s._mode == 0 or not any(left & pos[r] and left & pos[TARGET - r] for r in range(1, 7))
+    exposed = SHAPES[s.pyr].exposed_mask
+    return P.nothing_can_help(s.pyr, exposed, s.left, s._prank, s._rank_pos, s.knobs)
 
 
 def is_won(s: State) -> bool:
     """The goal is reached: the pyramid is clear (and, for goal "all", the stock and waste)."""
-    return s.pyr == 0 and (not s._goal_all or s.left == 0)
+    return P.is_won(s.pyr, s.left, s.knobs)
 
 
 def is_dead(s: State) -> bool:
@@ -307,18 +280,32 @@ def is_dead(s: State) -> bool:
     if is_won(s):
         return False
     ids = _removals(s)
-    return (not ids or ids[0] <= _RECYCLE) and hopeless(s)
+    return (not ids or ids[0] <= _RECYCLE) and nothing_can_help(s)
 
 
 def legal_ids(s: State) -> list[int]:
     """Sorted ids (``MOVES`` indices) of the legal moves; empty once the game is over."""
-    if s.pyr == 0 and (not s._goal_all or s.left == 0):
+    k = s.knobs
+    if not s.pyr and _is_won(s.pyr, s.left, k):  # (only an empty pyramid can be won)
         return []
     ids = _removals(s)
-    if s._dead_ends and (not ids or ids[0] <= _RECYCLE) and hopeless(s):
+    if k.dead_deal_ends and (not ids or ids[0] <= _RECYCLE) and nothing_can_help(s):
         return []
     ids.sort()
     return ids
+
+
+def is_over(s: State, ids: list[int], dead_ends: bool = False) -> bool:
+    """Play stops here: no legal move, or (``dead_ends``) a dead deal the rules would play on.
+
+    ``ids`` are the legal moves (:func:`legal_ids`); with ``dead_ends``, play also stops when
+    no removal is legal and 000's dead-deal test holds.
+
+    One definition of an episode's end, for the env (its ``terminate_on_dead`` option) and
+    anything else that stops at a dead deal the rules would let drag on.
+    """
+    # ids are sorted, draw and recycle first: a removal among them rules out a dead deal.
+    return not ids or (dead_ends and ids[-1] <= _RECYCLE and nothing_can_help(s))
 
 
 def legal_moves(s: State) -> tuple[Move, ...]:
@@ -343,30 +330,20 @@ Token = tuple[int, int, int, bool, int]
 def apply(s: State, move: Move) -> Token:
     """Play ``move`` without checking it; return the token that :func:`undo` takes."""
     token = (s.pyr, s.left, s.ptr, s.drawn, s.recycles)
-    kind = move.kind
-    if kind == MoveKind.DRAW:
-        hi = s.left >> s.ptr
-        if s._draw3:
-            p = s.ptr
-            for _ in range(3):
-                if not hi:
-                    break
-                step = (hi & -hi).bit_length()
-                p += step
-                hi >>= step
-            s.ptr = p
-        else:
-            s.ptr += (hi & -hi).bit_length()
-        if s._mode == 1:
+    i = move.id  # draw and recycle are ids 0 and 1 (an int compares faster than the kind)
+    if i == _DRAW:
+        k = s.knobs
+        s.ptr = _advance(s.left, s.ptr, k)
+        if k.drawn_spot:
             s.drawn = True
-    elif kind == MoveKind.RECYCLE:
+    elif i == _RECYCLE:
         s.ptr = 0
         s.recycles += 1
         s.drawn = False
     else:
         a, b = move.a, move.b
         if b >= WASTE or a >= WASTE:
-            w, d = s._tops()
+            w, d = _tops(s.left, s.ptr, s.drawn, s.knobs)
             if WASTE in (a, b):
                 s.left ^= 1 << w
             if b == STOCK or a == STOCK:
@@ -395,10 +372,108 @@ def _absent(s: State, place: int) -> str:
     if place == WASTE:
         return "the waste is empty"
     return {
-        0: "these rules play only the waste top: there is no drawn or face-up stock card",
-        1: "there is no drawn card: draw one first",
-        2: "the stock is empty: there is no face-up stock card",
-    }[s._mode]
+        StockPlay.WASTE_TOP: "these rules play only the waste top: there is no drawn or face-up "
+        "stock card",
+        StockPlay.DRAWN_AND_WASTE: "there is no drawn card: draw one first",
+        StockPlay.FACE_UP_STOCK: "the stock is empty: there is no face-up stock card",
+    }[s.rules.stock_play]
+
+
+def _stock_in_play(s: State) -> dict[int, int]:
+    """The stock cards that can be played, by place (``WASTE``, ``STOCK``), read plainly.
+
+    Written from the rules' own words, not from the fast path's bit tricks: the waste is the
+    cycle's live cards below ``ptr`` in order, the stock the rest.
+    """
+    pile = s._cycle(0, s.ptr)
+    stock = s._cycle(s.ptr, STOCK_SIZE)
+    play = s.rules.stock_play
+    out = {}
+    if play is StockPlay.DRAWN_AND_WASTE and s.drawn:
+        out[STOCK] = pile.pop()  # the drawn card lies in a spot of its own
+    elif play is StockPlay.FACE_UP_STOCK and stock:
+        out[STOCK] = stock[0]
+    if pile:
+        out[WASTE] = pile[-1]
+    return out
+
+
+def _card_in(s: State, place: int, stock: dict[int, int]) -> int | None:
+    if place < SLOTS:
+        return s.deal.cards[place] if s.pyr >> place & 1 else None
+    return stock.get(place)
+
+
+_last_over: list[tuple[tuple, str | None]] = []  # one entry: (a position's identity, verdict)
+
+
+def _over(s: State) -> str | None:
+    """Why the game is over (won, a dead deal the rules end, no action left), read plainly.
+
+    Remembered for the last position asked about: checking every move of one position (as the
+    tests and ``check_rollout`` do) reads the cards once, not once per move.
+    """
+    ident = (s.deal, s.rules, s.fields())
+    memo = _last_over[0] if _last_over else None
+    if memo is None or memo[0] != ident:
+        memo = (ident, _over_now(s))
+        _last_over[:] = [memo]  # one assignment: a thread never sees half of it
+    return memo[1]
+
+
+def _over_now(s: State) -> str | None:
+    if not s.pyr and (s.rules.goal is Goal.PYRAMID or not s.left):
+        return "the game is over: won"
+    if s.rules.dead_deal_ends_game and not _removal_possible(s) and _nothing_helps(s):
+        return "the game is over: lost (dead deal: nothing can ever be removed)"
+    if not s.stock_size and _recycle_refused(s) and not _removal_possible(s):
+        return "the game is over: lost (no move left)"
+    return None
+
+
+def _recycle_refused(s: State) -> str | None:
+    if s.stock_size:
+        return f"the stock still has {s.stock_size} card(s): only an empty stock is recycled"
+    if not s.waste_size + s.drawn:
+        return "the waste is empty: there is nothing to recycle"
+    if s.rules.passes is not None and s.recycles >= s.rules.passes - 1:
+        return f"no recycle left: these rules allow {s.rules.passes} pass(es) through the stock"
+    return None
+
+
+def _removal_possible(s: State) -> bool:
+    """Some removal is legal now: a King or a pair making 13 among the cards in play."""
+    exposed = [s.deal.cards[i] for i in range(SLOTS) if s.is_exposed(i)]
+    stock = _stock_in_play(s)
+    playable = exposed + list(stock.values())
+    if any(RANK[c] == KING for c in playable):
+        return True
+    pairs = [(a, b) for i, a in enumerate(playable) for b in playable[i + 1 :]]
+    if len(stock) == 2 and s.rules.stock_play is StockPlay.WASTE_TOP:
+        pairs.remove((stock[STOCK], stock[WASTE]))  # never both in play under waste-top rules
+    if any(RANK[a] + RANK[b] == TARGET for a, b in pairs):
+        return True
+    if s.rules.covering_pair:  # a card with its one remaining, exposed coverer
+        for low in range(SLOTS):
+            cov = s.coverers(low)
+            if s.pyr >> low & 1 and len(cov) == 1 and s.is_exposed(cov[0]):
+                if RANK[s.deal.cards[low]] + RANK[s.deal.cards[cov[0]]] == TARGET:
+                    return True
+    return False
+
+
+def _nothing_helps(s: State) -> bool:
+    """000's second condition from the cards: no stock or waste card could ever help."""
+    left = s.stock_cards + s.waste_cards + ([s.drawn_card] if s.drawn else [])
+    ranks = [RANK[c] for c in left]
+    if s.pyr:  # a stock card helps only by pairing with an exposed pyramid card
+        return not any(TARGET - RANK[s.deal.cards[i]] in ranks for i in range(SLOTS)
+                       if s.is_exposed(i))  # fmt: skip
+    if KING in ranks:
+        return False
+    if s.rules.stock_play is StockPlay.WASTE_TOP:
+        return True
+    return not any(TARGET - r in ranks for r in ranks)
 
 
 def _covered(s: State, slot: int) -> str | None:
@@ -413,26 +488,22 @@ def _covered(s: State, slot: int) -> str | None:
 def why_illegal(s: State, move: Move) -> str | None:
     """Why ``move`` is illegal here, in words; ``None`` if it is legal.
 
-    This is the rules written plainly, independent of the fast move generator; tests check that
-    the two agree on every move of every position they visit.
+    This is the rules written plainly from the cards and the rules' words, independent of the
+    fast move generator and of :mod:`~pyramid_env.engine.primitives` (tops, win and dead-deal
+    tests are restated here); tests check that the two agree on every move of every position
+    they visit, so a slip in either shows.
     """
-    st = status(s)
-    if st is not Status.PLAYING:
-        dead = " (dead deal: nothing can ever be removed)" if st is Status.LOST else ""
-        return f"the game is over: {st.value}{dead}"
+    over = _over(s)
+    if over:
+        return over
     if move.kind == MoveKind.DRAW:
         return None if s.stock_size else "the stock is empty"
     if move.kind == MoveKind.RECYCLE:
-        if s.stock_size:
-            return f"the stock still has {s.stock_size} card(s): only an empty stock is recycled"
-        if not s.waste_size + s.drawn:
-            return "the waste is empty: there is nothing to recycle"
-        if s.recycles_left == 0:
-            return f"no recycle left: these rules allow {s.rules.passes} pass(es) through the stock"
-        return None
+        return _recycle_refused(s)
+    stock = _stock_in_play(s)
     cards = []
     for p in move.places:
-        c = s.card_at(p)
+        c = _card_in(s, p, stock)
         if c is None:
             return _absent(s, p)
         cards.append(c)
@@ -444,6 +515,8 @@ def why_illegal(s: State, move: Move) -> str | None:
         if RANK[c] == KING:
             return f"{CARD_NAMES[c]} is a King: it is removed on its own"
     a, b = move.a, move.b
+    if a == WASTE and b == STOCK and s.rules.stock_play is StockPlay.WASTE_TOP:
+        return "these rules play only the waste top: two stock cards never pair"
     if b < SLOTS and (a in COVERED_BY[b] or b in COVERED_BY[a]):
         low, top = (a, b) if b in COVERED_BY[a] else (b, a)  # top covers low
         lc, tc = CARD_NAMES[s.deal.cards[low]], CARD_NAMES[s.deal.cards[top]]

@@ -1,26 +1,37 @@
-"""The engine's move rules over N positions at once, as numpy array operations.
+"""The engine's rules over N positions at once, as numpy array operations.
 
 :class:`~pyramid_env.env.vector.PyramidVectorEnv` keeps its games as arrays (one row per game:
 the same five integers as :class:`~pyramid_env.engine.state.State`, plus each deal's ranks) and
-computes the legal-move masks, the moves and the dead-deal test for all of them with a few dozen
-numpy operations, instead of a Python call per game. This is a second statement of the rules, so
-it is tested against the engine: on random playouts under every preset and rule knob the masks
-equal ``legal_ids``, and the positions after each move equal ``apply``'s
+computes the legal-move masks, the moves, the dead-deal test and the end of play for all of them
+with a few dozen numpy operations, instead of a Python call per game.
+
+This module is the one other statement of the rules, beside the engine's scalar one
+(:mod:`pyramid_env.engine.primitives` and the move generator of
+:mod:`pyramid_env.engine.state`): a Python call per rule and per game is what the vector env
+exists to avoid, so the rules are restated here on arrays, reading the same
+:class:`~pyramid_env.engine.primitives.Knobs` flags as the engine (never the stock-play mode by
+name), so a rule variant means the same thing to both. Where a scalar primitive already works on
+arrays as written (:func:`~pyramid_env.engine.primitives.face_up`), it is called, not restated.
+Being a second statement, it is tested against the engine: on random playouts under every
+:func:`pyramid_env.testing.rule_variants` entry the masks equal ``legal_ids``, the dead-deal test
+equals ``nothing_can_help`` and the positions after each move equal ``apply``'s
 (``tests/env/test_batch.py``). Pure numpy, like pgx's batched games; no compiler needed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.layout import COVER_MASK, COVERED_BY, FULL, SLOTS
 from pyramid_env.engine.moves import MOVES, STOCK, WASTE, MoveKind
-from pyramid_env.engine.rules import Goal, Rules
-from pyramid_env.engine.state import MODE, State
+from pyramid_env.engine.primitives import Knobs
+from pyramid_env.engine.rules import Rules
+from pyramid_env.engine.state import State
 
 N_MOVES = len(MOVES)
 _P = np.arange(SLOTS, dtype=np.int64)
@@ -40,6 +51,7 @@ _FIRST_KING, _FIRST_PAIR = _PAIRS[0].id - len(_KINGS), _PAIRS[0].id
 _PAIR_A = np.array([m.a for m in _PAIRS], dtype=np.int64)
 _PAIR_B = np.array([m.b for m in _PAIRS], dtype=np.int64)
 _DIRECT_ID = np.array([m.id for m in _DIRECT], dtype=np.int64)
+_WASTE_STOCK = next(m.id for m in _PAIRS if {m.a, m.b} == {WASTE, STOCK})
 # COVERED_BY[s] lists the slots lying on s: in a direct pair, the one on top is the coverer.
 _TOP = np.array([m.a if m.a in COVERED_BY[m.b] else m.b for m in _DIRECT], dtype=np.int64)
 _LOW = np.array([m.b if m.a in COVERED_BY[m.b] else m.a for m in _DIRECT], dtype=np.int64)
@@ -50,6 +62,7 @@ _ALL_STOCK = (1 << 24) - 1
 _LOW_AND_COVER = ((np.int64(1) << _LOW) | _COVER[_LOW])[:, None]
 _LOW_AND_TOP = ((np.int64(1) << _LOW) | (np.int64(1) << _TOP))[:, None]
 _POW14 = np.int64(1) << np.arange(14, dtype=np.int64)
+_BITS32 = np.arange(32, dtype=np.int64)
 # _HAS_PAIR[live]: some rank r and its partner 13 - r are both among the live ranks (bits).
 _HAS_PAIR = np.array(
     [any(x >> q & 1 and x >> (TARGET - q) & 1 for q in range(1, 7)) for x in range(1 << 14)]
@@ -74,6 +87,64 @@ def lowest(x: np.ndarray) -> np.ndarray:
     return bitlen(x & -x) - 1
 
 
+def popcount(x: np.ndarray) -> np.ndarray:
+    """``int.bit_count`` elementwise for a 1-d array of masks below 2**32 (pyramid, stock)."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2
+        return np.bitwise_count(x).astype(np.int64)
+    return ((x[:, None] >> _BITS32) & 1).sum(axis=1)
+
+
+def tops(left: np.ndarray, ptr: np.ndarray, drawn: np.ndarray,
+         k: Knobs) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """:func:`~pyramid_env.engine.primitives.tops` on arrays: (waste top, second stock card).
+
+    Stock cycle indices, -1 where there is none. The second playable stock card is the drawn
+    card (``drawn_spot``, which lifts the waste top one card down) or the face-up stock top
+    (``face_up_top``).
+    """
+    waste = left & ((np.int64(1) << ptr) - 1)
+    w = bitlen(waste) - 1
+    if k.drawn_spot:
+        held = drawn.astype(bool)
+        d = np.where(held, w, -1)
+        under = bitlen(waste ^ (np.int64(1) << np.maximum(w, 0))) - 1
+        return np.where(held, under, w), d
+    if k.face_up_top:
+        hi = left >> ptr
+        return w, np.where(hi != 0, ptr + lowest(hi), -1)
+    return w, np.full_like(w, -1)
+
+
+def present(pyr: np.ndarray) -> np.ndarray:
+    """(N, 28) bool: the slot still holds its card."""
+    return ((pyr[:, None] >> _P) & 1).astype(bool)
+
+
+def exposed(pyr: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """(N, 28) bool: the slot holds its card (``held``, from :func:`present`) and none covers it."""
+    return held & ((pyr[:, None] & _COVER) == 0)
+
+
+def is_won(pyr: np.ndarray, left: np.ndarray, k: Knobs) -> np.ndarray:
+    """:func:`~pyramid_env.engine.primitives.is_won` on arrays: the goal is reached."""
+    done = pyr == 0
+    return done & (left == 0) if k.goal_all else done
+
+
+def is_over(mask: np.ndarray, removal: np.ndarray, no_help: np.ndarray,
+            dead_ends: bool) -> np.ndarray:  # fmt: skip
+    """:func:`~pyramid_env.engine.state.is_over` on arrays: play stops in these rows.
+
+    No legal move (``mask``, as :meth:`Batch.legal` gives it), or, with ``dead_ends``, no legal
+    removal (``removal``) and 000's "nothing can help" test (``no_help``). The vector env's
+    episode end is this function, as the single env's is ``is_over``.
+    """
+    over = ~mask.any(axis=1)
+    if dead_ends:
+        over |= ~removal & no_help
+    return over
+
+
 @dataclass
 class Batch:
     """N positions under one rule set; every array has the games on axis 0.
@@ -82,6 +153,7 @@ class Batch:
     and ``srank`` (N, 24) the deals' ranks; ``stock_of`` (N, 14) the stock positions of each
     rank as a bitmask; ``need_bit`` (N, 28) ``1 << (13 - rank)`` of each pyramid card;
     ``cover_sum13`` (N, direct pairs) whether each card-and-coverer pair of slots sums to 13.
+    ``knobs`` is ``rules.knobs``, read by every rule below.
     """
 
     rules: Rules
@@ -95,6 +167,11 @@ class Batch:
     stock_of: np.ndarray
     need_bit: np.ndarray
     cover_sum13: np.ndarray
+    knobs: Knobs = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Read the rules' knobs once: every rule below branches on them."""
+        self.knobs = self.rules.knobs
 
     @classmethod
     def empty(cls, n: int, rules: Rules) -> Batch:
@@ -109,7 +186,7 @@ class Batch:
 
     def set_deal(self, i: int, deal: Deal) -> None:
         """Row ``i`` becomes the opening position of ``deal`` (what ``State(deal, rules)`` is)."""
-        self.pyr[i], self.left[i], self.ptr[i] = FULL, _ALL_STOCK, self.rules.waste_start
+        self.pyr[i], self.left[i], self.ptr[i] = FULL, _ALL_STOCK, self.knobs.waste_start
         self.drawn[i] = self.recycles[i] = 0
         self._ranks(i, deal)
 
@@ -135,40 +212,27 @@ class Batch:
     # -- where things are ------------------------------------------------------------------------
     def tops(self) -> tuple[np.ndarray, np.ndarray]:
         """Stock cycle index of (waste top, drawn or face-up stock card); -1 where none."""
-        waste = self.left & ((np.int64(1) << self.ptr) - 1)
-        w = bitlen(waste) - 1
-        d = np.full_like(w, -1)
-        mode = MODE[self.rules.stock_play]
-        if mode == 1:
-            drawn = self.drawn.astype(bool)
-            d = np.where(drawn, w, -1)
-            under = bitlen(waste ^ (np.int64(1) << np.maximum(w, 0))) - 1
-            w = np.where(drawn, under, w)
-        elif mode == 2:
-            hi = self.left >> self.ptr
-            d = np.where(hi != 0, self.ptr + lowest(hi), -1)
-        return w, d
+        return tops(self.left, self.ptr, self.drawn, self.knobs)
 
     def present(self) -> np.ndarray:
         """(N, 28) bool: the slot still holds its card."""
-        return ((self.pyr[:, None] >> _P) & 1).astype(bool)
+        return present(self.pyr)
 
     def exposed(self, present: np.ndarray) -> np.ndarray:
-        """(N, 28) bool: present with no present coverer."""
-        return present & ((self.pyr[:, None] & _COVER) == 0)
+        """(N, 28) bool: present (from :meth:`present`) with no present coverer."""
+        return exposed(self.pyr, present)
 
     def face_up(self) -> np.ndarray:
-        """Cycle cards face up now: the waste (and drawn card), and a face-up stock top."""
-        up = self.left & ((np.int64(1) << self.ptr) - 1)
-        if MODE[self.rules.stock_play] == 2:
-            hi = self.left >> self.ptr
-            up |= (hi & -hi) << self.ptr
-        return up
+        """Cycle cards face up now: the waste (and drawn card), and a face-up stock top.
+
+        The engine's own :func:`~pyramid_env.engine.primitives.face_up`: its shifts and masks
+        work on arrays as written, so there is nothing to restate.
+        """
+        return P.face_up(self.left, self.ptr, self.knobs)
 
     def won(self) -> np.ndarray:
         """The goal is reached."""
-        done = self.pyr == 0
-        return done & (self.left == 0) if self.rules.goal is Goal.ALL else done
+        return is_won(self.pyr, self.left, self.knobs)
 
     # -- the rules -------------------------------------------------------------------------------
     def legal(
@@ -185,11 +249,12 @@ class Batch:
             tops: :meth:`tops`, likewise.
 
         Returns:
-            ``(mask, removal, hopeless)``: the (N, 327) legal-move mask; whether some removal is
-            legal; and 000's "no stock or waste card could ever help" test (``state.hopeless``).
+            ``(mask, removal, no_help)``: the (N, 327) legal-move mask; whether some removal is
+            legal; and 000's "no stock or waste card could ever help" test
+            (``state.nothing_can_help``; meaningful where the goal is not reached).
         """
         n = len(self.pyr)
-        r = self.rules
+        k = self.knobs
         if present is None:
             present = self.present()
         if exposed is None:
@@ -208,7 +273,9 @@ class Batch:
         # Every pair id at once (they are the last ids): a direct pair comes out false here,
         # since its covered card is not exposed; covering pairs are set below.
         np.equal(code[_PAIR_A] + code[_PAIR_B], TARGET, out=mask[_FIRST_PAIR:])
-        if r.covering_pair:
+        if not k.stock_pairs:  # the two stock cards never pair (nor are both in play)
+            mask[_WASTE_STOCK] = False
+        if k.covering_pair:
             # The covered card is present and its only coverer left is the top one, which is
             # exposed; and the two sum to 13.
             mask[_DIRECT_ID] = (
@@ -217,40 +284,40 @@ class Batch:
         waste = self.left & ((np.int64(1) << self.ptr) - 1)
         stock = (self.left >> self.ptr) != 0
         mask[0] = stock
-        turns = r.recycles is None or self.recycles < r.recycles
+        turns = True if k.max_recycles < 0 else self.recycles < k.max_recycles
         mask[1] = ~stock & (waste != 0) & turns
         # live ranks: bit q set when a live stock card has rank q; need_bit: the partner rank
         # of each pyramid card as a bit (bit 0, never live, for a King).
         live = ((self.left[:, None] & self.stock_of) != 0) @ _POW14
         partner = (live[:, None] & self.need_bit) != 0
-        hopeless = np.where(
-            self.pyr != 0,
-            ~(exposed & partner).any(axis=1),
-            ((live >> KING) & 1 == 0)
-            & ((MODE[r.stock_play] == 0) | ~_HAS_PAIR[live]),
-        )  # fmt: skip
+        # Pyramid cleared (goal "all"): a stock King helps, or, where two stock cards can pair,
+        # a live rank with its partner live too.
+        cleared = (live >> KING) & 1 == 0
+        if k.stock_pairs:
+            cleared &= ~_HAS_PAIR[live]
+        no_help = np.where(self.pyr != 0, ~(exposed & partner).any(axis=1), cleared)
         out = np.ascontiguousarray(mask.T)
         removal = out[:, 2:].any(axis=1)
         over = self.won()
-        if r.dead_deal_ends_game:
-            over = over | (~removal & hopeless)
+        if k.dead_deal_ends:
+            over = over | (~removal & no_help)
         out[over] = False
-        return out, removal & ~over, hopeless
+        return out, removal & ~over, no_help
 
     def apply(self, moves: np.ndarray, rows: np.ndarray) -> None:
         """Play ``moves[i]`` in every row where ``rows`` is true (unchecked, as ``state.apply``)."""
-        r = self.rules
+        k = self.knobs
         m = np.where(rows, moves, _NOTHING)
         kind = _KIND[m]
         draw = kind == MoveKind.DRAW
         if draw.any():
+            # primitives.advance: past the next draw_count live stock cards (fewer if short).
             p = self.ptr + lowest(self.left >> self.ptr) + 1
-            if r.draw_count == 3:
-                for _ in range(2):
-                    hi = self.left >> p
-                    p = np.where(hi != 0, p + lowest(hi) + 1, p)
+            for _ in range(k.draw_count - 1):
+                hi = self.left >> p
+                p = np.where(hi != 0, p + lowest(hi) + 1, p)
             self.ptr = np.where(draw, p, self.ptr)
-            if MODE[r.stock_play] == 1:
+            if k.drawn_spot:
                 self.drawn = self.drawn | draw
         rec = kind == MoveKind.RECYCLE
         if rec.any():

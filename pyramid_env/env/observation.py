@@ -18,6 +18,11 @@ The flat form (``obs_mode="flat"``) is these pieces concatenated in this order a
 numbers, indices 0-27 pyramid, 28-55 exposed, 56-79 stock, 80-103 stock_where, 104-108 counters.
 The one-hot form (``obs_mode="onehot"``, :func:`onehot`) is 905 float32 numbers in [0, 1], the
 categorical pieces as one-hot rows, for networks.
+
+:func:`encode_rows` is the encoder, over arrays of positions (one row per game): the vector env
+calls it on all its games at once. :class:`Encoder` is the single env's path for one position,
+on the engine's ints; a row of :func:`encode_rows` costs a few dozen numpy calls, far more than
+this, so the single env does not go through it, and tests check that the two agree.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from gymnasium import spaces
 
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.layout import SHAPES, SLOTS
+from pyramid_env.engine.primitives import Knobs
 from pyramid_env.engine.state import STOCK_SIZE, State
-from pyramid_env.engine.state import face_up as face_up  # moved to the engine; kept here
+from pyramid_env.env import batch
 
 PIECES: tuple[tuple[str, int, int], ...] = (
     ("pyramid", SLOTS, 13),
@@ -39,16 +45,16 @@ PIECES: tuple[tuple[str, int, int], ...] = (
 )
 FLAT_SIZE = sum(n for _, n, _ in PIECES)
 UNKNOWN = 14
-# Per reachable pyramid shape (1,430 of them): which slots hold a card, which are exposed.
-EXPOSED_MASK: dict[int, int] = {m: sum(1 << i for i in sh.exposed) for m, sh in SHAPES.items()}
+_SHIFT = np.arange(STOCK_SIZE, dtype=np.int64)
 
 
 def _bits28(mask: int) -> np.ndarray:
     return np.array([mask >> i & 1 for i in range(SLOTS)], np.int8)
 
 
+# Per reachable pyramid shape (1,430 of them): which slots hold a card, which are exposed.
 _PRESENT = {m: _bits28(m) for m in SHAPES}
-_EXPOSED = {m: _bits28(e) for m, e in EXPOSED_MASK.items()}
+_EXPOSED = {m: _bits28(sh.exposed_mask) for m, sh in SHAPES.items()}
 
 
 def _bits48(mask: int) -> np.ndarray:
@@ -73,8 +79,79 @@ def flat_space() -> spaces.Box:
     return spaces.Box(np.zeros(FLAT_SIZE, np.float32), high, dtype=np.float32)
 
 
+def encode_rows(
+    pyr: np.ndarray,
+    left: np.ndarray,
+    ptr: np.ndarray,
+    drawn: np.ndarray,
+    recycles: np.ndarray,
+    prank: np.ndarray,
+    srank: np.ndarray,
+    seen: np.ndarray,
+    k: Knobs,
+    reveal_stock: bool,
+    *,
+    present: np.ndarray | None = None,
+    exposed: np.ndarray | None = None,
+    tops: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
+    """The observations of N positions at once, each piece with the games on axis 0.
+
+    Every piece is worked out on arrays, with the rules' array statement
+    (:mod:`pyramid_env.env.batch`) for the playable stock cards, so N games cost a few dozen
+    numpy calls rather than N encoder calls.
+
+    Args:
+        pyr: (N,) int64, the pyramid slots holding a card, as :class:`State` holds them.
+        left: (N,) int64, the live stock cycle.
+        ptr: (N,) int64, cycle positions below it are on the waste.
+        drawn: (N,) int64, the drawn-card spot holds a card.
+        recycles: (N,) int64, turns of the waste used.
+        prank: (N, 28) ranks of each deal's pyramid.
+        srank: (N, 24) ranks of each deal's stock cycle.
+        seen: (N,) int64, the cycle cards ever turned face up (ignored with ``reveal_stock``).
+        k: the rules.
+        reveal_stock: show the whole stock order (``observe_stock="full"``).
+        present: :func:`~pyramid_env.env.batch.present` of ``pyr``, if the caller has it
+            already (the vector env does, from its legal moves).
+        exposed: :func:`~pyramid_env.env.batch.exposed`, likewise.
+        tops: :func:`~pyramid_env.env.batch.tops`, likewise.
+    """
+    if present is None:
+        present = batch.present(pyr)
+    if exposed is None:
+        exposed = batch.exposed(pyr, present)
+    w, d = batch.tops(left, ptr, drawn, k) if tops is None else tops
+    lf = left[:, None]
+    live = ((lf >> _SHIFT) & 1).astype(np.int8)
+    known = live if reveal_stock else (((seen[:, None] & lf) >> _SHIFT) & 1).astype(np.int8)
+    on_waste = _SHIFT < ptr[:, None]
+    where = live * (1 + on_waste).astype(np.int8)  # 1: in the stock, face down; 2: on the waste
+    for top, value in ((w, 3), (d, 4)):  # the waste top; the drawn / face-up stock card
+        rows = np.flatnonzero(top >= 0)
+        where[rows, top[rows]] = value
+    counters = np.empty((len(pyr), 5), np.int16)
+    counters[:, 0] = np.minimum(recycles + 1, 255)
+    counters[:, 1] = 255 if k.max_recycles < 0 else k.max_recycles - recycles
+    counters[:, 2] = (live * ~on_waste).sum(axis=1)
+    counters[:, 3] = live.sum(axis=1) - counters[:, 2] - drawn
+    counters[:, 4] = batch.popcount(pyr)
+    return {
+        "pyramid": np.where(present, prank, np.int8(0)),
+        "exposed": exposed.astype(np.int8),
+        "stock": np.where(known == 1, srank, live * np.int8(UNKNOWN)),
+        "stock_where": where,
+        "counters": counters,
+    }
+
+
 class Encoder:
-    """Turns positions of one deal into observations; holds the deal's rank tables."""
+    """Turns positions of one deal into observations; holds the deal's rank tables.
+
+    The single env's encoder: the same observation as one row of :func:`encode_rows`, from the
+    engine's ints and per-shape tables, since numpy calls on one row would cost more than all
+    of this.
+    """
 
     def __init__(self, s: State, reveal_stock: bool) -> None:
         """Tables for the deal of ``s``; ``reveal_stock`` shows the whole stock order."""
@@ -89,7 +166,7 @@ class Encoder:
         stock = np.where(known, self.srank, live * np.int8(UNKNOWN))
         where = live.copy()  # 1: in the stock, face down
         where[: s.ptr] *= 2  # 2: on the waste
-        w, d = s._tops()
+        w, d = s.tops()
         if w >= 0:
             where[w] = 3
         if d >= 0:
@@ -115,8 +192,8 @@ class Encoder:
 
 
 def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
-    """The flat form of a ``Dict`` observation (see the module table)."""
-    return np.concatenate([obs[name] for name, _, _ in PIECES]).astype(np.float32)
+    """The flat form of a ``Dict`` observation, or of a batch of them (leading axes kept)."""
+    return np.concatenate([obs[name] for name, _, _ in PIECES], axis=-1).astype(np.float32)
 
 
 # The one-hot form: every categorical piece as one-hot rows, the counters scaled to [0, 1].

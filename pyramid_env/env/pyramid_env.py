@@ -1,4 +1,12 @@
-"""PyramidEnv: the Gymnasium environment, a thin adapter over the engine."""
+"""PyramidEnv: the Gymnasium environment, a thin adapter over the engine.
+
+Each rule of an episode is stated once and shared with the vector env
+(:class:`~pyramid_env.env.vector.PyramidVectorEnv`): the score is
+:func:`~pyramid_env.engine.game.points`, the reward :func:`step_reward` (both plain arithmetic,
+so they take one game's numbers or arrays of many), and the episode's end the engine's
+:func:`~pyramid_env.engine.state.is_over` (whose array statement is
+:func:`~pyramid_env.env.batch.is_over`).
+"""
 
 from __future__ import annotations
 
@@ -29,12 +37,6 @@ OBS_MODES = ("dict", "flat", "onehot", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
 RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
-
-
-def episode_over(s: st.State, ids: list[int], check_dead: bool) -> bool:
-    """No legal move, or (``check_dead``) no removal and 000's dead-deal test holds."""
-    # ids are sorted, removals after draw and recycle: a legal removal rules out a dead deal.
-    return not ids or (check_dead and ids[-1] <= RECYCLE.id and st.hopeless(s))
 
 
 # -- input checks: each normalises a value once, here at the boundary, or raises PyramidError ----
@@ -217,14 +219,26 @@ def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
 
 
 def step_reward(
-    kind: str, s: st.State, moves: int, before_cards: int, before_score: float
-) -> float:
-    """The reward of the move just played (see the class docstring's Rewards)."""
+    kind: str, cards_before: Any, cards_after: Any, won: Any, score_before: Any, score_after: Any
+) -> Any:
+    """The reward of the move just played (see :class:`PyramidEnv`'s Rewards).
+
+    From the numbers before and after the move, in plain arithmetic, so the single env passes
+    one game's numbers and the vector env arrays of all its games' to this same function.
+
+    Args:
+        kind: the env's ``reward``: ``"cards"``, ``"win"`` or ``"score"``.
+        cards_before: pyramid cards left before the move.
+        cards_after: pyramid cards left after it.
+        won: the goal is reached after it (bool).
+        score_before: the score before the move (:func:`~pyramid_env.engine.game.score`).
+        score_after: the score after it.
+    """
     if kind == "cards":
-        return (before_cards - s.pyramid_left) / 28
+        return (cards_before - cards_after) / 28
     if kind == "win":
-        return float(st.is_won(s))
-    return float(score(s, moves) - before_score)
+        return won * 1.0
+    return (score_after - score_before) * 1.0  # a float, as the other kinds, for int scores
 
 
 class PyramidEnv(gym.Env):
@@ -359,8 +373,6 @@ class PyramidEnv(gym.Env):
         self.render_mode = render_mode
         # Deals drawn by reset(): a fixed seed set ("train") keeps training off val and test.
         self.deals = check_deals(deals)
-        # Where the rules end a dead deal themselves, legal_ids is already empty for one.
-        self._check_dead = self.terminate_on_dead and not self.rules.dead_deal_ends_game
         if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
             from pyramid_env.env import rendering  # noqa: F401
         self._window = None
@@ -399,7 +411,7 @@ class PyramidEnv(gym.Env):
         self.state = s = st.State(d, self.rules)
         self._deal_number, self._code = d.number, d.code  # the code is costly: once a deal
         self._encoder = ob.Encoder(s, self.observe_stock == "full")
-        self._seen = ob.face_up(s)
+        self._seen = st.face_up(s)
         self._steps = self._moves = 0
         self._idle_passes, self._removed_in_pass = 0, False
         self._update()
@@ -422,8 +434,7 @@ class PyramidEnv(gym.Env):
         if type(action) is not int or not 0 <= action < N_ACTIONS:  # the fast path: a plain id
             action = action_id(action)
         move = MOVES[action]
-        before_cards = s.pyramid_left
-        before_score = score(s, self._moves) if self.reward_kind == "score" else 0.0
+        before_cards, before_score = s.pyramid_left, self._score
         illegal = None
         if action in self._ids and not self._done:
             st.apply(s, move)  # the mask is the engine's legal moves: no second check
@@ -433,7 +444,7 @@ class PyramidEnv(gym.Env):
             elif action == RECYCLE.id:  # a pass ends
                 self._idle_passes = 0 if self._removed_in_pass else self._idle_passes + 1
                 self._removed_in_pass = False
-            self._seen |= ob.face_up(s)
+            self._seen |= st.face_up(s)
             self._update()
         else:
             reason = st.why_illegal(s, move) or "the episode is over: call reset()"
@@ -444,11 +455,13 @@ class PyramidEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         terminated = self._done
-        reward = (
-            self.illegal_reward
-            if illegal
-            else step_reward(self.reward_kind, s, self._moves, before_cards, before_score)
-        )
+        if illegal:
+            reward = self.illegal_reward
+        else:
+            after = s.pyramid_left
+            reward = step_reward(
+                self.reward_kind, before_cards, after, self._won, before_score, self._score
+            )
         info = self._info()
         if illegal:
             info["illegal_action"] = illegal
@@ -509,13 +522,25 @@ class PyramidEnv(gym.Env):
             self._window.close()
             self._window = None
 
+    @property
+    def stops_at_dead_deal(self) -> bool:
+        """The episode ends at 000's dead deal where the rules themselves would play on.
+
+        ``terminate_on_dead``, for rules that do not end a dead deal themselves (where they do,
+        ``legal_ids`` is already empty for one). The vector env reads it too, so both envs end
+        an episode on the same test: :func:`~pyramid_env.engine.state.is_over`.
+        """
+        return self.terminate_on_dead and not self.rules.dead_deal_ends_game
+
     # -- helpers -------------------------------------------------------------------------------
     def _update(self) -> None:
-        """Legal moves and the end of the episode, once per position."""
+        """Legal moves, the end of the episode, win and score: once per position."""
         s = self.state
         ids = self._ids = st.legal_ids(s)
         mask = self._mask = np.zeros(N_ACTIONS, np.int8)
-        self._done = episode_over(s, ids, self._check_dead)
+        self._won = st.is_won(s)
+        self._score = score(s, self._moves)  # for the info and the "score" reward
+        self._done = st.is_over(s, ids, self.stops_at_dead_deal)
         if self._done:
             mask[0] = 1  # never all false: see the class docstring
         else:
@@ -542,8 +567,8 @@ class PyramidEnv(gym.Env):
             "pyramid_left": s.pyramid_left,
             "moves": self._moves,
             "pass": s.recycles + 1,
-            "score": score(s, self._moves),
-            "won": st.is_won(s),
+            "score": self._score,
+            "won": self._won,
             "seed": self._seed,
             "action_mask": self._mask.copy(),  # fresh on every call, as Gymnasium asks
         }

@@ -119,7 +119,7 @@ def render_rgb(s: State, known: int) -> np.ndarray:
             _card(draw, x, MARGIN + r * ROW_Y, s.deal.cards[i], dim=not s.is_exposed(i))
     y = MARGIN
     if s.stock_size:  # the next card shows only where the rules lay it face up
-        _, d = s._tops()
+        _, d = s.tops()
         top = s.deal.cards[SLOTS + d] if d >= s.ptr else None
         _card(draw, RIGHT, y, top)
     else:

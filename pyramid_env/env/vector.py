@@ -6,6 +6,15 @@ step for step); what differs is the cost. The games live in a :class:`~pyramid_e
 from a few dozen numpy operations, with no Python call per game except to deal a new one.
 ``SyncVectorEnv`` pays N engine calls, N encoders and N Gymnasium wrappers a step.
 
+It is built from the single env's pieces, called on arrays rather than copied: the score is
+:func:`~pyramid_env.engine.game.points`, the reward
+:func:`~pyramid_env.env.pyramid_env.step_reward`, the observation
+:func:`~pyramid_env.env.observation.encode_rows`, and the episode's end
+:func:`~pyramid_env.env.batch.is_over`, the array statement of the engine's
+:func:`~pyramid_env.engine.state.is_over`, with the single env's own
+:attr:`~pyramid_env.env.pyramid_env.PyramidEnv.stops_at_dead_deal`. The rules themselves are
+:mod:`~pyramid_env.env.batch`, their one array statement, checked against the engine.
+
 Autoreset follows Gymnasium's default, ``NEXT_STEP``: the step after a game ends resets it (that
 step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seeded ``s + i``, as
 ``SyncVectorEnv`` does, so it deals the same games as ``PyramidEnv().reset(seed=s + i)``.
@@ -24,10 +33,11 @@ from gymnasium.vector.utils import batch_space
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import Deal, deal
 from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.game import points
 from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS, action_id
-from pyramid_env.env.batch import Batch
+from pyramid_env.env.batch import Batch, is_over, popcount
 from pyramid_env.env.pyramid_env import (
     ENV_ARGS,
     PyramidEnv,
@@ -36,10 +46,9 @@ from pyramid_env.env.pyramid_env import (
     check_options,
     check_seed,
     draw_deal,
+    step_reward,
     unknown_arguments,
 )
-
-_SHIFT_S = np.arange(24, dtype=np.int64)
 
 
 def short(value: Any, limit: int = 60) -> str:
@@ -66,13 +75,6 @@ def per_game(name: str, values: Any, n: int) -> None:
         )
     if len(values) != n:
         raise PyramidError(f"{name}: {len(values)} entries for {n} games (one per game)")
-
-
-def _popcount(x: np.ndarray) -> np.ndarray:
-    """Set bits per element (numpy >= 2 has it built in)."""
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x).astype(np.int64)
-    return ((x[:, None] >> _SHIFT_S) & 1).sum(axis=1)
 
 
 class PyramidVectorEnv(VectorEnv):
@@ -222,8 +224,7 @@ class PyramidVectorEnv(VectorEnv):
         for i in np.flatnonzero(ended):
             self._reset_one(i, None)
         playing = ~ended
-        before_cards = self._left
-        before_score = self._scores if p.reward_kind == "score" else None
+        before_cards, before_score = self._left, self._scores
         g.apply(np.where(ok, acts, 0), ok)
         self._moves += ok
         if p.max_idle_passes is not None:
@@ -239,12 +240,9 @@ class PyramidVectorEnv(VectorEnv):
                 self._removed &= ~recycle
         self._seen |= np.where(ok | ended, g.face_up(), 0)  # ended: reset above
         self._update()
-        if p.reward_kind == "cards":
-            gain = (before_cards - self._left) / 28
-        elif p.reward_kind == "win":
-            gain = g.won().astype(np.float64)
-        else:
-            gain = self._scores - before_score
+        gain = step_reward(
+            p.reward_kind, before_cards, self._left, self._won, before_score, self._scores
+        )
         rewards = np.where(ok, gain, np.where(bad, p.illegal_reward, 0.0))
         self._steps += playing
         terminated = playing & self._done
@@ -340,65 +338,36 @@ class PyramidVectorEnv(VectorEnv):
         g = self._games
         self._present = g.present()
         self._exposed = g.exposed(self._present)
-        self._left = self._present.sum(axis=1)
+        self._left = popcount(g.pyr)
         self._tops = g.tops()
-        legal, removal, hopeless = g.legal(self._present, self._exposed, self._tops)
-        self._scores = self._score()  # for the infos, and the "score" reward
+        legal, removal, no_help = g.legal(self._present, self._exposed, self._tops)
         self._legal = legal
-        self._done = ~legal.any(axis=1)
-        if self.proto._check_dead:
-            self._done |= ~removal & hopeless
+        self._done = is_over(legal, removal, no_help, self.proto.stops_at_dead_deal)
+        self._won = g.won()
+        self._scores = self._score()  # for the infos, and the "score" reward
 
     def _score(self) -> np.ndarray:
-        """``engine.game.score`` of every game (no time bonus), vectorised."""
+        """``engine.game.score`` of every game (no time bonus): its :func:`points`, on arrays."""
         g, sc = self._games, self.rules.scoring
-        pts = sc.pyramid_card * (28 - self._left).astype(np.float64)
-        # Terms a preset does not score are skipped: this runs every step, for the infos.
-        if sc.stock_card:
-            pts += sc.stock_card * (24 - _popcount(g.left))
-        if sc.clear_bonus:
-            pts += sc.clear_bonus * (g.pyr == 0)
-        if sc.win_bonus:
-            bonus = np.maximum(0.0, sc.win_bonus - sc.win_per_move * self._moves)
-            pts += np.where(g.won(), bonus, 0.0)
-        return pts
+        # Inputs of terms the preset does not score are not worked out: this runs every step.
+        stock = 24 - popcount(g.left) if sc.stock_card else 0
+        cleared = g.pyr == 0 if sc.clear_bonus else 0
+        pts = points(sc, 28 - self._left, stock, cleared, self._won, self._moves)
+        return pts.astype(np.float64, copy=False)
 
     def _obs(self, mask: np.ndarray) -> Any:
         g = self._games
-        n = self.num_envs
-        left, ptr = g.left[:, None], g.ptr[:, None]
-        w, d = self._tops
-        live = ((left >> _SHIFT_S) & 1).astype(np.int8)
-        if self.proto.observe_stock == "full":
-            known = live
-        else:
-            known = (((self._seen[:, None] & left) >> _SHIFT_S) & 1).astype(np.int8)
-        on_waste = _SHIFT_S[None, :] < ptr
-        where = live * (1 + on_waste).astype(np.int8)
-        for top, value in ((w, 3), (d, 4)):  # the waste top; the drawn / face-up stock card
-            rows = np.flatnonzero(top >= 0)
-            where[rows, top[rows]] = value
-        on_stock = live * ~on_waste
-        counters = np.empty((n, 5), np.int16)
-        counters[:, 0] = np.minimum(g.recycles + 1, 255)
-        limit = self.rules.recycles
-        counters[:, 1] = 255 if limit is None else limit - g.recycles
-        counters[:, 2] = on_stock.sum(axis=1)
-        counters[:, 3] = live.sum(axis=1) - counters[:, 2] - g.drawn
-        counters[:, 4] = self._left
-        obs = {
-            "pyramid": np.where(self._present, g.prank, np.int8(0)),
-            "exposed": self._exposed.astype(np.int8),
-            "stock": np.where(known == 1, g.srank, live * np.int8(ob.UNKNOWN)),
-            "stock_where": where,
-            "counters": counters,
-        }
+        obs = ob.encode_rows(
+            g.pyr, g.left, g.ptr, g.drawn, g.recycles, g.prank, g.srank, self._seen, g.knobs,
+            self.proto.observe_stock == "full",
+            present=self._present, exposed=self._exposed, tops=self._tops,
+        )  # fmt: skip
         mode = self.proto.obs_mode
         if mode == "dict":
             return obs
         if mode == "onehot":
             return ob.onehot(obs)
-        flat = np.concatenate([obs[name] for name, _, _ in ob.PIECES], axis=1).astype(np.float32)
+        flat = ob.flatten(obs)
         if mode == "flat":
             return flat
         if mode == "pettingzoo":
@@ -416,7 +385,7 @@ class PyramidVectorEnv(VectorEnv):
             "moves": self._moves.copy(),
             "pass": g.recycles + 1,
             "score": self._scores.copy(),
-            "won": g.won(),
+            "won": self._won.copy(),
             "seed": self._seeds.copy(),
             "action_mask": mask.astype(np.int8),
         }

@@ -42,7 +42,7 @@ from pyramid_env.engine.cards import CARD_NAMES, parse_card
 from pyramid_env.engine.deal import MAX_DEAL, shuffled_deck
 from pyramid_env.engine.layout import SHAPES, SLOTS
 from pyramid_env.engine.rules import KNOBS, SCORING_FIELDS, Goal, StockPlay, UndoMoves
-from pyramid_env.testing import check_conservation, check_position
+from pyramid_env.testing import check_conservation, check_position, rule_variants
 
 FAST = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
@@ -530,13 +530,7 @@ def test_load_of_a_file_that_is_not_json(tmp_path):
 # =============================================================================================
 # Properties (Hypothesis): any input works and keeps the invariants, or is a PyramidError
 # =============================================================================================
-VARIANTS = [get_rules(p) for p in PRESETS] + [
-    get_rules("relaxed", goal="all"),
-    get_rules("relaxed", draw_count=3),
-    get_rules("two-card", passes=1, draw_count=3),
-    get_rules("unlimited", draw_count=3),
-    get_rules("msc", goal="all"),
-]
+VARIANTS = rule_variants()
 
 JUNK = [
     None, True, False, 0, 1, 2, 3, -1, 1.0, 0.5, float("nan"), "", "1", "True", "False", "x",

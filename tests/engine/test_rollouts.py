@@ -7,21 +7,11 @@ retraces every position back to the start, and save/load replays to the same gam
 
 import pytest
 
-from pyramid_env.engine import PRESETS, get_rules
-from pyramid_env.testing import check_rollout
-
-VARIANTS = [(name, {}) for name in PRESETS] + [
-    ("relaxed", {"goal": "all"}),
-    ("relaxed", {"draw_count": 3}),
-    ("two-card", {"passes": 1, "draw_count": 3}),
-    ("msc", {"goal": "all"}),
-    ("unlimited", {"covering_pair": True}),
-]
+from pyramid_env.testing import check_rollout, rule_variants
 
 
-@pytest.mark.parametrize(("preset", "knobs"), VARIANTS, ids=lambda v: str(v))
-def test_random_playouts(preset, knobs):
-    rules = get_rules(preset, **knobs)
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_random_playouts(rules):
     games = 150
     ended = 0
     for deal in range(games):

@@ -8,17 +8,14 @@ import random
 
 import pytest
 
-from pyramid_env.engine import PRESETS, Status, get_rules, is_dead, parse_board, status
+from pyramid_env.engine import Goal, Status, is_dead, parse_board, status
+from pyramid_env.testing import rule_variants
 from tests.brute import brute_winnable, random_small_board
 
 
-@pytest.mark.parametrize("preset", [*PRESETS, "relaxed+all", "msc+draw3"])
-def test_lost_and_dead_are_never_winnable(preset):
-    name, _, knob = preset.partition("+")
-    rules = get_rules(name, **({"goal": "all"} if knob == "all" else {}))
-    if knob == "draw3":
-        rules = rules.replace(draw_count=3)
-    rng = random.Random(preset)
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_lost_and_dead_are_never_winnable(rules):
+    rng = random.Random(rules.name)
     seen = {"dead": 0, "lost": 0, "won": 0}
     for _ in range(1500):
         s = parse_board(random_small_board(rng, rules), rules)
@@ -33,4 +30,4 @@ def test_lost_and_dead_are_never_winnable(preset):
         seen["won"] += verdict
     # The sample must exercise both sides, or the test proves nothing. (Under goal "all" a
     # random small board is rarely winnable: every stock card must go too.)
-    assert seen["dead"] > 20 and seen["won"] > (3 if knob == "all" else 20), seen
+    assert seen["dead"] > 20 and seen["won"] > (3 if rules.goal is Goal.ALL else 20), seen

@@ -47,10 +47,6 @@ def expected_tokens(env: PyramidEnv, obs: dict) -> list[str]:
     return out
 
 
-def test_face_up_lives_in_the_engine():
-    assert ob.face_up is face_up  # the env's old name still works
-
-
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_text_names_exactly_what_the_observation_reveals(preset):
     env = PyramidEnv(preset, render_mode="ansi")

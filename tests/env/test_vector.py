@@ -6,6 +6,7 @@ import pytest
 
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
+from pyramid_env.testing import rule_variants
 
 
 def same(a, b) -> bool:
@@ -49,9 +50,24 @@ def same_info(vinfo, i, info) -> bool:
     ],
 )
 def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
+    assert lockstep(preset, kwargs, 300) > 0  # the run went through autoresets
+
+
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_vector_env_equals_single_envs_under_every_rule_variant(rules):
+    # The "score" reward and info run the shared scoring function on arrays; the default
+    # terminate_on_dead, the shared episode end.
+    lockstep(rules, {"reward": "score"}, 150)
+
+
+def lockstep(rules, kwargs, steps) -> int:
+    """Step a vector env and single envs alike on random legal (and some illegal) actions.
+
+    Every observation, reward, end flag and info must agree. Returns the number of autoresets.
+    """
     n = 5
-    vec = PyramidVectorEnv(n, rules=preset, **kwargs)
-    singles = [PyramidEnv(preset, **kwargs) for _ in range(n)]
+    vec = PyramidVectorEnv(n, rules=rules, **kwargs)
+    singles = [PyramidEnv(rules, **kwargs) for _ in range(n)]
     vobs, vinfo = vec.reset(seed=10)
     for i, env in enumerate(singles):
         obs, info = env.reset(seed=10 + i)
@@ -60,7 +76,7 @@ def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
     rng = np.random.default_rng(0)
     ended = [False] * n
     resets = 0
-    for _ in range(300):
+    for _ in range(steps):
         masks = vec.action_masks()
         actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
         if rng.random() < 0.05:  # now and then an illegal action
@@ -73,11 +89,11 @@ def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
                 resets += 1
             else:
                 obs, r, t, tr, info = env.step(int(actions[i]))
-            assert same(row(vobs, i), obs), (i, preset)
+            assert same(row(vobs, i), obs), (i, rules)
             assert vr[i] == pytest.approx(r) and vt[i] == t and vtr[i] == tr
-            assert same_info(vinfo, i, info), (i, preset, info)
+            assert same_info(vinfo, i, info), (i, rules, info)
             ended[i] = t or tr
-    assert resets > 0  # the run went through autoresets
+    return resets
 
 
 @pytest.mark.parametrize(

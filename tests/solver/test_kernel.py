@@ -1,27 +1,17 @@
-"""The compiled shortest search (``pyramid_env._kernel``) against the pure-Python reference."""
+"""The compiled shortest search (``solver.kernel``) against the pure-Python reference."""
 
 import pytest
 
-from pyramid_env import _kernel
-from pyramid_env.engine import PRESETS, Deal, Game, Status, get_rules
+from pyramid_env.engine import Deal, Game, Status
 from pyramid_env.engine.deal import parse_cards
 from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import kernel as _kernel
+from pyramid_env.testing import rule_variants
 from tests.solver.test_solver import DECKS, LENGTHS
 
 pytest.importorskip("numba")
 
-VARIANTS = [get_rules(p) for p in PRESETS] + [
-    get_rules("relaxed", goal="all"),
-    get_rules("relaxed", draw_count=3),
-    get_rules("msc", goal="all"),
-    get_rules("two-card", draw_count=3, passes=2),
-    get_rules("relaxed", covering_pair=True, passes=2),
-]
-
-
-@pytest.mark.parametrize(
-    "rules", VARIANTS, ids=lambda r: f"{r.name}-{r.passes}-{r.draw_count}-{r.goal}"
-)
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
 def test_kernel_lengths_equal_the_python_search_on_full_deals(rules):
     compared = 0
     for n in range(40):

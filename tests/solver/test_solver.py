@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_env.engine import PRESETS, Deal, Game, Status, get_rules, parse_board
+from pyramid_env.engine import PRESETS, Deal, Game, Status, parse_board
 from pyramid_env.engine.deal import parse_cards
 from pyramid_env.solver import Verdict, best_move, is_winnable, solve
+from pyramid_env.testing import rule_variants
 from tests.brute import brute_shortest, brute_winnable, random_small_board
 
 try:
@@ -20,12 +21,6 @@ except ImportError:
 MSC = Path(__file__).parents[1] / "fixtures" / "msc-1500"
 DECKS = (MSC / "decks.txt").read_text().splitlines()
 LENGTHS = [int(x) for x in (MSC / "lengths.txt").read_text().split()]
-VARIANTS = [(p, {}) for p in PRESETS] + [
-    ("relaxed", {"goal": "all"}),
-    ("relaxed", {"draw_count": 3}),
-    ("msc", {"goal": "all"}),
-    ("two-card", {"draw_count": 3, "passes": 2}),
-]
 
 
 def replay_wins(start, moves) -> bool:
@@ -35,10 +30,9 @@ def replay_wins(start, moves) -> bool:
     return g.status is Status.WON
 
 
-@pytest.mark.parametrize(("preset", "knobs"), VARIANTS, ids=str)
-def test_verdicts_and_shortest_lengths_match_exhaustive_search(preset, knobs):
-    rules = get_rules(preset, **knobs)
-    rng = random.Random(f"{preset}{knobs}")
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_verdicts_and_shortest_lengths_match_exhaustive_search(rules):
+    rng = random.Random(rules.name)
     wins = losses = 0
     for _ in range(1000):
         s = parse_board(random_small_board(rng, rules), rules)

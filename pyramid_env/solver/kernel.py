@@ -1,186 +1,130 @@
 """The shortest-line A* compiled with numba: an optional kernel behind :func:`solver.solve`.
 
-Pure Python expands about 70,000 positions a second; a shortest line under ``msc`` can take a
-million positions, so the pure-Python A* was about 5x slower than the Java solver that issue 3
-measures us against. This module is the same search (the same bound, the same pruning tests,
-the same move rules) over the same packed positions, compiled when ``numba`` is installed
-(``pip install "pyramid-env[fast]"``). :mod:`pyramid_env.solver` keeps the pure-Python A* as
-the reference: tests compare the two on every preset, and every line the kernel returns is
-replayed move by move through the engine before the solver hands it out.
+The same search as :func:`pyramid_env.solver.shortest.astar` (the same bound, the same pruning
+tests, the same move rules) over the same packed positions, compiled when ``numba`` is installed
+(``pip install "pyramid-env[fast]"``). The rules are not restated here: the scalar rules
+(:mod:`pyramid_env.engine.primitives`: tops, draw advance, win, dead deal, key, reachability,
+the pruning tests and the bound) are compiled from the engine's own functions, and the rule
+knobs arrive as the same named :class:`~pyramid_env.engine.primitives.Knobs`. Only the move
+generator (:func:`_expand`) is this module's own: it fills arrays where the engine builds a
+list, and tests compare the two searches on every rule variant; every line the kernel returns
+is replayed move by move through the engine before the solver hands it out.
 
 What the kernel leaves out, on purpose: the free-stock relaxation that the Python search also
 prunes with (a search of its own, with a cache; the kernel prunes with the per-card and
 per-rank-class tests only). Both are exact pruning, so the line lengths are the same; the
 kernel just expands some positions the relaxation would have cut.
 
-The move generator mirrors :func:`pyramid_env.engine.state.legal_ids` and ``apply``; the rule
-knobs arrive as integers (``mode``: 0 waste top, 1 drawn card and waste, 2 face-up stock).
 The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
-position key to node, the nodes, and a bucket queue over (f, g) in place of a heap: numba's
-``heapq`` on a typed list cost 1.3 us a push and pop, the buckets a few ns), so the search runs
-in chunks of expansions, the tables grow between chunks, and the caller can stop at a deadline.
-
-Measured (``experiments/bench_solver.py --shortest``, msc-1500 decks 0-29, one run after the
-other): 152.8 s pure Python, 11.8 s compiled; all 1,500 decks in 474 s, every length equal to
-the oracle's.
+position key to node, the nodes, and a bucket queue over (f, g) in place of a heap, since
+numba's ``heapq`` on a typed list is slow), so the search runs in chunks of expansions, the
+tables grow between chunks, and the caller can stop at a deadline.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-try:
-    from numba import njit
-except ImportError:  # the kernel is optional; solver.py falls back to pure Python
-    njit = None
-
+from pyramid_env.engine import primitives as P
 from pyramid_env.engine.layout import COVER_MASK
 from pyramid_env.engine.moves import KING_AT, PAIR_AT, PLACES, STOCK, WASTE
 
+try:
+    from numba import njit, types
+    from numba.cpython.unsafe.numbers import leading_zeros
+    from numba.extending import intrinsic, overload_method, register_jitable
+except ImportError:  # the kernel is optional; the solver falls back to pure Python
+    njit = None
+
 AVAILABLE = njit is not None
 
-_POP = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
-_BITLEN = np.array([i.bit_length() for i in range(1 << 16)], dtype=np.int64)
+if AVAILABLE:
+
+    @intrinsic
+    def _ctpop(typingctx: Any, x: Any) -> Any:
+        """LLVM's population count, for ``int.bit_count``."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return x(x), codegen
+
+    # numba matches an overload's signature to its implementation's: no annotations here.
+    @overload_method(types.Integer, "bit_length")
+    def _bit_length(x):  # noqa: ANN001, ANN202
+        """``int.bit_length`` for the non-negative ints the rules use."""
+        return lambda x: 64 - leading_zeros(x)
+
+    @overload_method(types.Integer, "bit_count")
+    def _bit_count(x):  # noqa: ANN001, ANN202
+        """``int.bit_count`` for the non-negative ints the rules use."""
+        return lambda x: _ctpop(x)
+
+    for _fn in P.PRIMITIVES:  # the engine's functions, callable from compiled code as they are
+        register_jitable(_fn)
+
 _COVER = np.array(COVER_MASK, dtype=np.int64)
 _KING = np.array([m.id for m in KING_AT], dtype=np.int64)
 _PAIR = np.full((PLACES, PLACES), -1, dtype=np.int64)
 for (_a, _b), _m in PAIR_AT.items():
     _PAIR[_a, _b] = _PAIR[_b, _a] = _m.id
 _W, _S = WASTE, STOCK
+_CACHED: list[Any] = []
 
 
 def _jit(fn: Any) -> Any:
-    return njit(cache=True, nogil=True)(fn) if AVAILABLE else fn
-
-
-@_jit
-def _pop(x: int) -> int:
-    return _POP[x & 0xFFFF] + _POP[(x >> 16) & 0xFFFF]
-
-
-@_jit
-def _bitlen(x: int) -> int:
-    if x >> 16:
-        return 16 + _BITLEN[x >> 16]
-    return _BITLEN[x]
+    if not AVAILABLE:
+        return fn
+    compiled = njit(cache=True, nogil=True)(fn)
+    _CACHED.append(compiled)
+    return compiled
 
 
 @_jit
 def _lowidx(x: int) -> int:
-    return _bitlen(x & -x) - 1
+    return (x & -x).bit_length() - 1
 
 
 @_jit
-def _tops(left: int, ptr: int, drawn: int, mode: int) -> tuple[int, int]:
-    waste = left & ((1 << ptr) - 1)
-    w = _bitlen(waste) - 1
-    d = -1
-    if mode == 1:
-        if drawn:
-            d = w
-            w = _bitlen(waste ^ (1 << w)) - 1
-    elif mode == 2:
-        hi = left >> ptr
-        if hi:
-            d = ptr + _lowidx(hi)
-    return w, d
-
-
-@_jit
-def _hopeless(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any, need: Any) -> bool:
-    """``DealTables.hopeless`` over the live stock ``left``.
-
-    True when a pyramid card has no partner it could ever meet, or a rank class is short.
-    """
+def _cannot_clear(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any,
+                  need: Any) -> bool:  # fmt: skip
+    """``DealTables.cannot_clear`` over the live stock ``left``."""
     for r in range(1, 7):
-        q = 13 - r
-        pr, pq = _pop(pyr & slots_of[r]), _pop(pyr & slots_of[q])
-        cr, cq = _pop(left & stock_of[r]), _pop(left & stock_of[q])
-        if pr > pq + cq or pq > pr + cr:
+        cr = (left & stock_of[r]).bit_count()
+        cq = (left & stock_of[13 - r]).bit_count()
+        if P.class_short(pyr, r, cr, cq, prank, slots_of, need):
             return True
-        m = pyr & (slots_of[r] | slots_of[q])
-        while m:
-            i = _lowidx(m)
-            m &= m - 1
-            if _pop(left & stock_of[13 - prank[i]]) == 0 and not (pyr & need[i]):
-                return True
     return False
 
 
 @_jit
-def _reachable(pyr: int, left: int, ptr: int, last_pass: bool, srank: Any, slots_of: Any) -> int:
-    """``DealTables.reachable``: the live stock cards that can still be played.
-
-    Only the last pass under waste-top rules limits them: a waste card without a pyramid
-    partner buries everything under it.
-    """
-    if not last_pass:
-        return left
-    below = (1 << ptr) - 1
-    waste = left & below
-    reach = left & ~below
-    spare = np.zeros(14, dtype=np.int64)
-    for r in range(1, 14):
-        spare[r] = _pop(pyr & slots_of[r])
-    while waste:
-        top = 1 << (_bitlen(waste) - 1)
-        reach |= top
-        waste ^= top
-        r = srank[_bitlen(top) - 1]
-        if r != 13:
-            if spare[13 - r] == 0:
-                break
-            spare[13 - r] -= 1
-    return reach
-
-
-@_jit
-def _bound(
-    pyr: int, left: int, ptr: int, use_draws: bool, prank: Any, slots_of: Any, stock_of: Any,
-    need: Any,
-) -> int:  # fmt: skip
+def _bound(pyr: int, left: int, ptr: int, use_draws: bool, prank: Any, slots_of: Any,
+           stock_of: Any, need: Any) -> int:  # fmt: skip
     """``DealTables.bound`` plus, where it applies, ``DealTables.draws``."""
-    h = _pop(pyr & slots_of[13])
-    for r in range(1, 7):
-        a, b = _pop(pyr & slots_of[r]), _pop(pyr & slots_of[13 - r])
-        h += a if a > b else b
+    h = P.removals_needed(pyr, slots_of)
     if not use_draws:
         return h
-    ranks = 0
-    m = pyr & ~slots_of[13]
-    while m:
-        i = _lowidx(m)
-        m &= m - 1
-        if not (pyr & need[i]):
-            ranks |= 1 << (13 - prank[i])
-    below = (1 << ptr) - 1
-    worst = 0
-    for q in range(1, 13):
-        if ranks >> q & 1:
-            live = left & stock_of[q]
-            if live == 0 or live & below:
-                continue
-            first = live & -live
-            d = _pop(left & ((first << 1) - 1) & ~below)
-            if d > worst:
-                worst = d
-    return h + worst
+    ranks = P.stock_ranks_needed(pyr, prank, slots_of, need)
+    return h + P.draws_needed(ranks, left, ptr, stock_of)
 
 
 @_jit
 def _expand(
-    pyr: int, left: int, ptr: int, drawn: int, rec: int, prank: Any, srank: Any, rules: Any,
+    pyr: int, left: int, ptr: int, drawn: int, rec: int, prank: Any, srank: Any, k: Any,
     out_moves: Any, out_fields: Any, stock_of: Any, exp: Any,
 ) -> int:  # fmt: skip
     """Children of a position in the solver's order; returns how many.
 
-    ``out_moves[k]`` is the move id, ``out_fields[k]`` the child's (pyr, left, ptr, drawn,
+    ``out_moves[c]`` is the move id, ``out_fields[c]`` the child's (pyr, left, ptr, drawn,
     recycles). An exposed pyramid King is the only child when there is one (it never hurts).
     """
-    mode, max_rec, cover, draw3, dead_ends = rules[0], rules[1], rules[2], rules[3], rules[4]
     ne = 0
+    exposed = 0
     for i in range(28):
         if pyr >> i & 1 and not (pyr & _COVER[i]):
             if prank[i] == 13:
@@ -188,6 +132,7 @@ def _expand(
                 _child(out_fields, 0, pyr ^ (1 << i), left, ptr, drawn, rec)
                 return 1
             exp[ne] = i
+            exposed |= 1 << i
             ne += 1
     n = 0
     for a in range(ne):
@@ -198,7 +143,7 @@ def _expand(
                 out_moves[n] = _PAIR[i, j]
                 _child(out_fields, n, pyr ^ (1 << i) ^ (1 << j), left, ptr, drawn, rec)
                 n += 1
-    if cover:
+    if k.covering_pair:
         for i in range(28):
             c = pyr & _COVER[i]
             if pyr >> i & 1 and c and not (c & (c - 1)):
@@ -208,8 +153,8 @@ def _expand(
                     _child(out_fields, n, pyr ^ (1 << i) ^ (1 << j), left, ptr, drawn, rec)
                     n += 1
     waste = left & ((1 << ptr) - 1)
-    if waste or mode == 2:
-        w, d = _tops(left, ptr, drawn, mode)
+    if waste or k.face_up_top:
+        w, d = P.tops(left, ptr, drawn, k)
         for place in (_W, _S):
             idx = w if place == _W else d
             if idx < 0:
@@ -228,37 +173,18 @@ def _expand(
                         out_moves[n] = _PAIR[i, place]
                         _child(out_fields, n, pyr ^ (1 << i), nl, ptr, nd, rec)
                         n += 1
-        if w >= 0 and d >= 0 and srank[w] + srank[d] == 13:
+        if k.stock_pairs and w >= 0 and d >= 0 and srank[w] + srank[d] == 13:
             out_moves[n] = _PAIR[_W, _S]
             _child(out_fields, n, pyr, left ^ (1 << w) ^ (1 << d), ptr, 0, rec)
             n += 1
-    if dead_ends and n == 0:  # 000's dead deal: no removal and no stock card would ever help
-        helps = False
-        if pyr:
-            for a in range(ne):
-                if left & stock_of[13 - prank[exp[a]]]:
-                    helps = True
-                    break
-        else:
-            helps = (left & stock_of[13]) != 0
-            if not helps and mode != 0:
-                for r in range(1, 7):
-                    if left & stock_of[r] and left & stock_of[13 - r]:
-                        helps = True
-        if not helps:
-            return 0
-    hi = left >> ptr
-    if hi:
-        p = ptr + _lowidx(hi) + 1
-        if draw3:
-            for _ in range(2):
-                hi2 = left >> p
-                if hi2:
-                    p += _lowidx(hi2) + 1
+    if k.dead_deal_ends and n == 0 and P.nothing_can_help(pyr, exposed, left, prank, stock_of, k):
+        return 0  # 000's dead deal: the game is over
+    if left >> ptr:
         out_moves[n] = 0
-        _child(out_fields, n, pyr, left, p, 1 if mode == 1 else drawn, rec)
+        _child(out_fields, n, pyr, left, P.advance(left, ptr, k), 1 if k.drawn_spot else drawn,
+               rec)  # fmt: skip
         n += 1
-    elif waste and (max_rec < 0 or rec < max_rec):
+    elif P.can_recycle(left, ptr, rec, k):
         out_moves[n] = 1
         _child(out_fields, n, pyr, left, 0, 0, rec + 1)
         n += 1
@@ -272,12 +198,6 @@ def _child(out: Any, k: int, pyr: int, left: int, ptr: int, drawn: int, rec: int
     out[k, 2] = ptr
     out[k, 3] = drawn
     out[k, 4] = rec
-
-
-@_jit
-def _key(pyr: int, left: int, ptr: int, drawn: int, rec: int, unlimited: bool) -> int:
-    k = pyr | left << 28 | ptr << 52 | drawn << 57
-    return k if unlimited else k | rec << 58
 
 
 # Result codes of astar_chunk besides a goal node (>= 0).
@@ -325,7 +245,7 @@ def _push(head: Any, topg: Any, ent_node: Any, ent_next: Any, cnt: Any, f: int, 
 
 @_jit
 def astar_chunk(
-    prank: Any, srank: Any, rules: Any, slots_of: Any, stock_of: Any, need: Any,
+    prank: Any, srank: Any, slots_of: Any, stock_of: Any, need: Any, k: Any, use_draws: bool,
     hkeys: Any, hvals: Any, nodes: Any, head: Any, topg: Any, ent_node: Any, ent_next: Any,
     cnt: Any, max_expand: int,
 ) -> tuple[int, int]:  # fmt: skip
@@ -340,11 +260,10 @@ def astar_chunk(
     lost). The open list is a bucket queue over (f, g): ``head[f * 512 + g]`` starts a stack of
     entries linked by ``ent_next``; ``topg[f]``, the deepest g that may be non-empty at f; the
     smallest f first, then the deepest g (ties go to the deeper position, as in Python).
-    ``cnt`` = (nodes, keys, entries, current f, live entries).
+    ``cnt`` = (nodes, keys, entries, current f, live entries). ``k``: the rules as
+    :class:`~pyramid_env.engine.primitives.Knobs`; ``use_draws``: add the draws term to the
+    bound.
     """
-    mode, max_rec, goal_all = rules[0], rules[1], rules[5]
-    unlimited = max_rec < 0
-    use_draws = rules[6] == 1
     out_moves = np.empty(64, dtype=np.int64)
     out_fields = np.empty((64, 5), dtype=np.int64)
     exp = np.empty(28, dtype=np.int64)  # scratch: the exposed slots of the position expanded
@@ -375,31 +294,29 @@ def astar_chunk(
         packed, extra = nodes[idx, 0], nodes[idx, 1]
         pyr, left, ptr = packed & 0xFFFFFFF, (packed >> 28) & 0xFFFFFF, packed >> 52
         drawn, rec = extra & 1, extra >> 1
-        if pyr == 0 and (not goal_all or left == 0):
+        if P.is_won(pyr, left, k):
             return idx, expanded
         expanded += 1
         if g + 2 >= _FMAX:
             return TOO_DEEP, expanded
-        n = _expand(pyr, left, ptr, drawn, rec, prank, srank, rules, out_moves, out_fields,
+        n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, out_moves, out_fields,
                     stock_of, exp)  # fmt: skip
         for c in range(n):
             cp, cl, cptr, cd, cr = (out_fields[c, 0], out_fields[c, 1], out_fields[c, 2],
                                     out_fields[c, 3], out_fields[c, 4])  # fmt: skip
-            k = _key(cp, cl, cptr, cd, cr, unlimited)
-            h = _find(hkeys, k)
-            j = hvals[h] if hkeys[h] == k else -2
+            key = P.key(cp, cl, cptr, cd, cr, k)
+            h = _find(hkeys, key)
+            j = hvals[h] if hkeys[h] == key else -2
             if j == -1:
                 continue  # pruned before
             if j >= 0 and nodes[j, 4] <= g + 1:
                 continue
             if j == -2:
-                hkeys[h] = k
+                hkeys[h] = key
                 cnt[1] += 1
-                won = cp == 0 and (not goal_all or cl == 0)
-                if not won:
-                    last = not unlimited and cr == max_rec and mode == 0 and rules[3] == 0
-                    reach = _reachable(cp, cl, cptr, last, srank, slots_of)
-                    if _hopeless(cp, reach, prank, slots_of, stock_of, need):
+                if not P.is_won(cp, cl, k):
+                    reach = P.reachable(cp, cl, cptr, cr, srank, slots_of, k)
+                    if _cannot_clear(cp, reach, prank, slots_of, stock_of, need):
                         hvals[h] = -1
                         continue
                 j = cnt[0]
@@ -424,22 +341,22 @@ class Search:
         self,
         prank: tuple[int, ...],
         srank: tuple[int, ...],
-        rules: tuple[int, ...],
+        knobs: P.Knobs,
         slots_of: list[int],
         stock_of: list[int],
         need: tuple[int, ...],
+        use_draws: bool,
         start: tuple[int, int, int, bool, int],
         h0: int,
     ) -> None:
         """Set up the search from ``start`` with bound ``h0``.
 
-        Tables as ``solver.DealTables`` holds them; ``rules`` = (mode, max recycles or -1, covering
-        pair, draw three, dead deal ends game, goal all, draw term) as integers.
+        Tables as :class:`~pyramid_env.solver.tables.DealTables` holds them; ``use_draws``:
+        the bound adds the draws still needed.
         """
         i64 = np.int64
-        self.tables = tuple(
-            np.array(t, dtype=i64) for t in (prank, srank, rules, slots_of, stock_of, need)
-        )
+        arrays = tuple(np.array(t, dtype=i64) for t in (prank, srank, slots_of, stock_of, need))
+        self.tables = (*arrays, P.Knobs(*(int(v) for v in knobs)), bool(use_draws))
         self.hkeys = np.full(1 << 16, _EMPTY, dtype=i64)
         self.hvals = np.zeros(1 << 16, dtype=i64)
         self.nodes = np.zeros((1 << 15, 5), dtype=i64)
@@ -450,7 +367,7 @@ class Search:
         self.cnt = np.zeros(5, dtype=i64)
         pyr, left, ptr, drawn, rec = start
         self.nodes[0] = (pyr | left << 28 | ptr << 52, int(drawn) | rec << 1, -1, -1, 0)
-        key = _key(pyr, left, ptr, int(drawn), rec, rules[1] < 0)
+        key = P.key(pyr, left, ptr, int(drawn), rec, knobs)
         h = _find(self.hkeys, key)
         self.hkeys[h], self.hvals[h] = key, 0
         self.cnt[:] = (1, 1, 0, h0, 0)
@@ -493,3 +410,32 @@ class Search:
             out.append(int(self.nodes[goal, 3]))
             goal = int(self.nodes[goal, 2])
         return out[::-1]
+
+
+def _forget_stale_cache() -> None:
+    """Drop the compiled cache when the engine's primitives changed since it was written.
+
+    numba checks a cached function against its own source file only, not against the
+    functions it compiled in from elsewhere: after an edit of
+    :mod:`pyramid_env.engine.primitives` it would go on running the old rules. So the cache is
+    stamped with a digest of the primitives' source, and flushed when the stamp is missing.
+    """
+    if not _CACHED:
+        return
+    source = inspect.getsource(P).encode()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    try:
+        stamp = Path(_CACHED[0]._cache.cache_path) / f"kernel-primitives-{digest}.stamp"
+        if stamp.exists():
+            return
+        for compiled in _CACHED:
+            compiled._cache.flush()
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        for old in stamp.parent.glob("kernel-primitives-*.stamp"):
+            old.unlink()
+        stamp.touch()
+    except (AttributeError, OSError):  # another numba layout, or a read-only install
+        pass
+
+
+_forget_stale_cache()

@@ -1,0 +1,305 @@
+"""The scalar rules, each written once: plain functions of ints that every backend shares.
+
+The engine calls these functions as they are; the solver's compiled kernel compiles the very
+same functions with numba (:mod:`pyramid_env.solver.kernel` registers them), so a rule stated
+here cannot drift between the two. That is why they are restricted to what both can run: ints,
+bools, tuples and indexing (``prank[i]`` works on a tuple and on a numpy array alike), and the
+``bit_length`` / ``bit_count`` methods of ``int`` (the kernel supplies compiled versions).
+
+The rules reach them as :class:`Knobs`: one named, typed value per rule set, built once by
+:attr:`Rules.knobs <pyramid_env.engine.rules.Rules.knobs>`. The stock-play mode is not a number
+here but the flags that say what it means (which second stock card plays, whether two stock
+cards can pair), so a new mode is a new combination of flags, not a new case in every backend.
+
+A position is five ints, as :class:`~pyramid_env.engine.state.State` holds them: ``pyr`` (28-bit
+mask of pyramid slots holding their card), ``left`` (24-bit mask over the stock cycle of the
+cards still in play), ``ptr`` (cycle positions below it are on the waste), ``drawn`` (the
+drawn-card spot holds the highest live card below ``ptr``) and ``recycles``.
+
+The numpy rules of the vector env (:mod:`pyramid_env.env.batch`) are the one other statement of
+these rules, on arrays; tests compare them with the engine on every rule variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+KING = 13
+TARGET = 13
+STOCK_BITS = 24
+PYRAMID_BITS = 28
+
+
+class Knobs(NamedTuple):
+    """The rules as ints, named: what the fast paths and the compiled kernel read.
+
+    Built by :attr:`Rules.knobs <pyramid_env.engine.rules.Rules.knobs>`; numba takes a
+    ``NamedTuple`` of ints as it is, so the kernel reads ``k.covering_pair`` too, not
+    ``rules[2]``. Flags are 0 or 1.
+
+    Attributes:
+        max_recycles: turns of the waste allowed; -1 for unlimited.
+        covering_pair: a card may pair with its last coverer.
+        drawn_spot: a draw puts the card in a spot of its own, where it plays (the second
+            playable stock card is the drawn one).
+        face_up_top: the stock's top card lies face up and plays undrawn (the second playable
+            stock card is the stock top).
+        stock_pairs: the two playable stock cards may pair with each other.
+        draw_count: cards turned per draw.
+        waste_start: cards on the waste at the deal.
+        goal_all: the stock and waste must be cleared too.
+        dead_deal_ends: the game ends as soon as 000's dead-deal test holds.
+    """
+
+    max_recycles: int
+    covering_pair: int
+    drawn_spot: int
+    face_up_top: int
+    stock_pairs: int
+    draw_count: int
+    waste_start: int
+    goal_all: int
+    dead_deal_ends: int
+
+
+def tops(left: int, ptr: int, drawn: int, k: Knobs) -> tuple[int, int]:
+    """Cycle indices of (waste top, second playable stock card); -1 where there is none.
+
+    The waste top is the highest live card below ``ptr``; with a drawn card in its spot that
+    card is the second playable one and the waste top is the next one down. A face-up stock
+    top is the lowest live card at or above ``ptr``.
+    """
+    waste = left & ((1 << ptr) - 1)
+    w = waste.bit_length() - 1
+    d = -1
+    if k.drawn_spot:
+        if drawn:
+            d = w
+            w = (waste ^ (1 << w)).bit_length() - 1
+    elif k.face_up_top:
+        hi = left >> ptr
+        if hi:
+            d = ptr + (hi & -hi).bit_length() - 1
+    return w, d
+
+
+def face_up(left: int, ptr: int, k: Knobs) -> int:
+    """Cycle cards face up now (a mask like ``left``): the waste, drawn card and face-up top.
+
+    What a player can see of the stock cycle at this moment: the observation, the text and
+    the picture of a hidden stock, and the honest agents' knowledge all build on it.
+    """
+    up = left & ((1 << ptr) - 1)
+    if k.face_up_top:
+        hi = left >> ptr
+        up |= (hi & -hi) << ptr
+    return up
+
+
+def advance(left: int, ptr: int, k: Knobs) -> int:
+    """``ptr`` after a draw: past the next ``draw_count`` live stock cards (fewer if short)."""
+    hi = left >> ptr
+    if not hi:
+        return ptr
+    step = (hi & -hi).bit_length()
+    if k.draw_count == 1:  # the common case, spared the loop
+        return ptr + step
+    for _ in range(k.draw_count):
+        if not hi:
+            break
+        step = (hi & -hi).bit_length()
+        ptr += step
+        hi >>= step
+    return ptr
+
+
+def can_recycle(left: int, ptr: int, recycles: int, k: Knobs) -> bool:
+    """The stock is empty, the waste is not, and a turn of the waste is left."""
+    if left >> ptr or not left & ((1 << ptr) - 1):
+        return False
+    return k.max_recycles < 0 or recycles < k.max_recycles
+
+
+def is_won(pyr: int, left: int, k: Knobs) -> bool:
+    """The goal is reached: the pyramid is clear (and, for goal "all", the stock and waste)."""
+    return pyr == 0 and (not k.goal_all or left == 0)
+
+
+def key(pyr: int, left: int, ptr: int, drawn: int, recycles: int, k: Knobs) -> int:
+    """The position packed into one int for search: equal keys have the same futures.
+
+    Bits 0-27 ``pyr``, 28-51 ``left``, 52-56 ``ptr``, 57 ``drawn``, 58+ ``recycles``. With
+    unlimited passes the recycle count changes nothing ahead, so it is left out: otherwise every
+    lap of the stock would look like a new position and search would never close.
+    """
+    packed = pyr | left << 28 | ptr << 52 | drawn << 57
+    return packed if k.max_recycles < 0 else packed | recycles << 58
+
+
+def unkey(packed: int, k: Knobs) -> tuple[int, int, int, int, int]:
+    """The inverse of :func:`key`: ``(pyr, left, ptr, drawn, recycles)``.
+
+    With unlimited passes the key holds no recycle count; 0 stands in (it changes nothing).
+    """
+    recycles = 0 if k.max_recycles < 0 else packed >> 58
+    return (packed & 0xFFFFFFF, packed >> 28 & 0xFFFFFF, packed >> 52 & 31, packed >> 57 & 1,
+            recycles)  # fmt: skip
+
+
+def nothing_can_help(pyr: int, exposed: int, left: int, prank: Any, stock_of: Any,
+                     k: Knobs) -> bool:  # fmt: skip
+    """000's second dead-deal condition: no stock or waste card could ever help reach the goal.
+
+    With no removal playable (the first condition) this is the dead-deal test. With pyramid
+    cards left, a stock card helps only by pairing with an exposed pyramid card (``exposed``,
+    a mask; only removals expose cards, so that set is fixed until one happens). With the
+    pyramid cleared under goal "all", a stock card helps if it is a King or, where two stock
+    cards can pair, if a partner for it is left too.
+
+    Args:
+        pyr: the pyramid slots holding a card (mask).
+        exposed: those of them no card covers (mask).
+        left: the live stock cycle (mask).
+        prank: rank of each pyramid slot's card (28 entries).
+        stock_of: ``stock_of[r]``, the mask of cycle positions holding rank ``r`` (14 entries).
+        k: the rules.
+    """
+    if pyr:
+        m = exposed
+        while m:
+            i = (m & -m).bit_length() - 1
+            m &= m - 1
+            if left & stock_of[TARGET - prank[i]]:
+                return False
+        return True
+    if left & stock_of[KING]:
+        return False
+    if not k.stock_pairs:
+        return True
+    for r in range(1, 7):
+        if left & stock_of[r] and left & stock_of[TARGET - r]:
+            return False
+    return True
+
+
+def reachable(pyr: int, left: int, ptr: int, recycles: int, srank: Any, slots_of: Any,
+              k: Knobs) -> int:  # fmt: skip
+    """Live stock cards that can still be played, as a mask over the stock cycle.
+
+    All of them before the last pass (each comes round again), or wherever more than the waste
+    top plays or a draw turns several cards. On the last pass with only the waste top in play
+    and one card a draw, every card still in the stock will be turned, but a waste card is
+    reached only once every card above it has gone, and a waste card goes only with a pyramid
+    card (or as a King). Walking down from the top and spending pyramid partners rank by rank,
+    the first card left without one buries everything below it.
+
+    Args:
+        pyr: the pyramid slots holding a card (mask).
+        left: the live stock cycle (mask).
+        ptr: cycle positions below it are on the waste.
+        recycles: turns of the waste used so far.
+        srank: rank of each stock cycle card (24 entries).
+        slots_of: ``slots_of[r]``, the mask of pyramid slots holding rank ``r`` (14 entries).
+        k: the rules.
+    """
+    if (k.max_recycles < 0 or recycles < k.max_recycles or k.draw_count != 1
+            or k.drawn_spot or k.face_up_top):  # fmt: skip
+        return left
+    below = (1 << ptr) - 1
+    waste = left & below
+    reach = left & ~below
+    used = 0  # pyramid partners spent so far, 3 bits per rank (at most 4 of a rank)
+    while waste:
+        i = waste.bit_length() - 1
+        reach |= 1 << i
+        waste ^= 1 << i
+        r = srank[i]
+        if r != KING:
+            q = TARGET - r
+            spent = used >> (3 * q) & 7
+            if (pyr & slots_of[q]).bit_count() <= spent:
+                break  # this card stays for good, and so does everything under it
+            used += 1 << (3 * q)
+    return reach
+
+
+def class_short(pyr: int, r: int, count_r: int, count_q: int, prank: Any, slots_of: Any,
+                need: Any) -> bool:  # fmt: skip
+    """The rank class ``{r, 13 - r}`` can never be cleared from here (the solver's pruning).
+
+    ``count_r``, ``count_q``: live stock cards of rank ``r`` and ``13 - r`` (or those still
+    reachable). True when one side outnumbers every partner it could have (each removal takes at
+    most one card of each rank), or a pyramid card of the class has no partner left anywhere: no
+    live stock card of the partner rank and no pyramid card it could ever meet (``need[i]``: the
+    slots of partner rank that can ever be removed with slot ``i``).
+    """
+    q = TARGET - r
+    pr, pq = (pyr & slots_of[r]).bit_count(), (pyr & slots_of[q]).bit_count()
+    if pr > pq + count_q or pq > pr + count_r:
+        return True
+    m = pyr & ((slots_of[r] if count_q == 0 else 0) | (slots_of[q] if count_r == 0 else 0))
+    while m:
+        i = (m & -m).bit_length() - 1
+        m &= m - 1
+        if not pyr & need[i]:
+            return True
+    return False
+
+
+def removals_needed(pyr: int, slots_of: Any) -> int:
+    """Removals still needed, at least: the A* bound, admissible and consistent.
+
+    For each rank class ``{r, 13 - r}`` at least ``max(pyramid r, pyramid 13 - r)`` (one removal
+    takes at most one card of each), plus one per pyramid King. Each step changes it by at most 1.
+    """
+    h = (pyr & slots_of[KING]).bit_count()
+    for r in range(1, 7):
+        a, b = (pyr & slots_of[r]).bit_count(), (pyr & slots_of[TARGET - r]).bit_count()
+        h += a if a > b else b
+    return h
+
+
+def stock_ranks_needed(pyr: int, prank: Any, slots_of: Any, need: Any) -> int:
+    """Ranks (bit ``q``) of stock cards that some pyramid card must be removed with.
+
+    A pyramid card (not a King) with no pyramid partner left that could ever meet it can go
+    only with a stock card of the partner rank.
+    """
+    ranks = 0
+    m = pyr & ~slots_of[KING]
+    while m:
+        i = (m & -m).bit_length() - 1
+        m &= m - 1
+        if not pyr & need[i]:
+            ranks |= 1 << (TARGET - prank[i])
+    return ranks
+
+
+def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
+    """Draws still needed, at least, where every stock card must be drawn to be played.
+
+    (One card a draw, no face-up stock top.) For each rank in ``ranks`` (from
+    :func:`stock_ranks_needed`): a live card of it on the waste costs no draw; otherwise the
+    first one in the stock must be drawn, after every live card in front of it. The farthest
+    such rank sets the bound; draws and removals are different steps, so it adds to
+    :func:`removals_needed`.
+    """
+    below = (1 << ptr) - 1
+    worst = 0
+    for q in range(1, 13):
+        if ranks >> q & 1:
+            live = left & stock_of[q]
+            if live == 0 or live & below:
+                continue  # none left (pruned elsewhere), or one already on the waste
+            first = live & -live
+            d = (left & ((first << 1) - 1) & ~below).bit_count()
+            if d > worst:
+                worst = d
+    return worst
+
+
+PRIMITIVES = (
+    tops, face_up, advance, can_recycle, is_won, key, unkey, nothing_can_help, reachable,
+    class_short, removals_needed, stock_ranks_needed, draws_needed,
+)  # fmt: skip
+"""Every function above: the kernel registers each for compilation."""

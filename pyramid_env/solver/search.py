@@ -1,0 +1,98 @@
+"""The verdict search: depth-first over engine positions, with the solver's pruning.
+
+Removals come before turning the stock, with a set of positions already entered
+(``State.key()``, which under unlimited recycling ignores the lap count, so the search closes).
+Pruned (:func:`pruned`): positions where some pyramid card has no partner left that it could
+ever meet, where a rank class runs short by count, and where even a free stock would not win
+(the free-stock relaxation, on the stock cards still reachable). An exposed pyramid King is
+removed at once (it never hurts: it only exposes cards), and so is a waste or stock King when
+one card is turned per draw.
+"""
+
+from __future__ import annotations
+
+from pyramid_env.engine import state as st
+from pyramid_env.engine.layout import SLOTS
+from pyramid_env.engine.moves import KING_AT, MOVES, RECYCLE, WASTE
+from pyramid_env.engine.primitives import reachable as _reachable
+from pyramid_env.solver.free_stock import FreeStock
+from pyramid_env.solver.tables import DealTables, Limit
+
+KING_IDS = range(KING_AT[0].id, KING_AT[-1].id + 1)
+_FIRST_KING_AT_STOCK = KING_AT[WASTE].id  # King ids below this are pyramid slots
+_PYRAMID_CARDS = tuple(sum(p < SLOTS for p in m.places) for m in MOVES)
+"""Pyramid cards each move removes: the search tries pairs inside the pyramid first."""
+
+
+def ordered(s: st.State, force_stock_kings: bool) -> list[int]:
+    """Legal move ids in search order: a forced King alone, else removals, then draw/recycle."""
+    ids = st.legal_ids(s)
+    if not ids:
+        return ids
+    turn = ids[0] if ids[0] <= RECYCLE.id else -1
+    for i in ids:  # ids are sorted: draw/recycle, then Kings, then pairs
+        if i in KING_IDS:
+            if i < _FIRST_KING_AT_STOCK or force_stock_kings:
+                return [i]
+        elif i > RECYCLE.id:
+            break
+    if turn >= 0:
+        ids = ids[1:]
+    ids.sort(key=_PYRAMID_CARDS.__getitem__, reverse=True)  # stable: id order within a group
+    if turn >= 0:
+        ids.append(turn)
+    return ids
+
+
+def pruned(s: st.State, info: DealTables, free: FreeStock) -> bool:
+    """Lost for sure: a card or rank class can never be cleared, or a free stock would not win.
+
+    The free stock is made of the stock cards still reachable.
+
+    Cached on (pyramid, reachable stock), which many positions share: they differ only in where
+    the stock is turned to.
+    """
+    reach = _reachable(s.pyr, s.left, s.ptr, s.recycles, info.srank, info.slots_of, s.knobs)
+    k = s.pyr | reach << 28
+    dead = free.dead_cache.get(k)
+    if dead is None:
+        counts = info.stock_counts(reach)
+        dead = info.cannot_clear(s.pyr, counts) or not free.wins(s.pyr, counts)
+        free.dead_cache[k] = dead
+    return dead
+
+
+def dfs(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
+    """A winning line (move ids) from ``s``, or ``None`` if there is none.
+
+    ``s`` is used as scratch: it is left as it was found.
+    """
+    force = s.rules.draw_count == 1
+    free = FreeStock(s, info, limit)
+    if pruned(s, info, free):
+        return None
+    seen = {s.key()}
+    path: list[int] = []
+    tokens: list[st.Token] = []
+    stack = [iter(ordered(s, force))]
+    while stack:
+        i = next(stack[-1], None)
+        if i is None:
+            stack.pop()
+            if tokens:
+                st.undo(s, tokens.pop())
+                path.pop()
+            continue
+        tok = st.apply(s, MOVES[i])
+        if st.is_won(s):
+            return [*path, i]
+        k = s.key()
+        if k in seen or pruned(s, info, free):
+            st.undo(s, tok)
+            continue
+        seen.add(k)
+        limit.tick()
+        tokens.append(tok)
+        path.append(i)
+        stack.append(iter(ordered(s, force)))
+    return None
