@@ -28,7 +28,6 @@ from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.layout import BELOW_MASK, SHAPES, SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
-from pyramid_env.engine.rules import StockPlay
 from pyramid_env.engine.state import STOCK_SIZE, State
 
 # HOLDS_UP[t]: the slots that cannot be exposed while slot t's card is there (t covers them,
@@ -176,19 +175,23 @@ class _Ranks:
             if s.pyr >> i & 1:
                 self.pyramid[RANK[cards[i]]] += 1
         self.stock = [0] * 14
-        reach = self.reachable(s)
+        reach = self.in_reach(s)
         for i in range(STOCK_SIZE):
             if reach >> i & 1:
                 self.stock[RANK[cards[SLOTS + i]]] += 1
         self.short = self._shortfall(self.pyramid, self.stock)[0]
 
     @staticmethod
-    def reachable(s: State) -> int:
-        """Stock cycle cards that can still come into play.
+    def in_reach(s: State) -> int:
+        """Stock cycle cards counted as still able to come into play: greedy's rough guess.
 
-        On the last pass under waste-top rules, a card under the waste top never comes back.
+        On the last pass where only the waste top plays, cards under the waste top are counted
+        out, though a removal of the top may uncover them: a quick, pessimistic guess for a
+        baseline, not the solver's :func:`~pyramid_env.engine.primitives.reachable` (which walks
+        the waste down, spending pyramid partners).
         """
-        if s.recycles_left == 0 and s.rules.stock_play is StockPlay.WASTE_TOP:
+        k = s.knobs
+        if s.recycles_left == 0 and not (k.drawn_spot or k.face_up_top):
             waste = s.left & ((1 << s.ptr) - 1)
             top = waste.bit_length() - 1
             return (s.left >> s.ptr << s.ptr) | (1 << top if top >= 0 else 0)
@@ -223,7 +226,7 @@ class _Ranks:
         card without leaving any rank short of partners (so drawing to it never loops).
         """
         in_play = {s.card_at(p) for p in (SLOTS, SLOTS + 1)}
-        reach = self.reachable(s)
+        reach = self.in_reach(s)
         cards = s.deal.cards
         waiting = {
             RANK[cards[SLOTS + i]]

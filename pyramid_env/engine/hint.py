@@ -21,7 +21,7 @@ from __future__ import annotations
 from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.layout import SHAPES, SLOTS
 from pyramid_env.engine.moves import Move, MoveKind
-from pyramid_env.engine.rules import Goal, StockPlay
+from pyramid_env.engine.rules import Goal
 from pyramid_env.engine.state import STOCK_SIZE, State, legal_moves
 
 
@@ -49,7 +49,7 @@ def _useful_card_waiting(s: State) -> bool:
         return True
     if s.rules.goal is Goal.ALL:
         live = [RANK[s.deal.cards[SLOTS + i]] for i in range(STOCK_SIZE) if s.left >> i & 1]
-        pairable = s.rules.stock_play is not StockPlay.WASTE_TOP
+        pairable = s.knobs.stock_pairs
         return KING in waiting or (pairable and any(TARGET - r in live for r in waiting))
     return False
 

@@ -37,7 +37,7 @@ from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.errors import describe
 from pyramid_env.engine.layout import COVERED_BY, ROWS, SHAPES, SLOTS, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, STOCK, WASTE, Move, MoveKind
-from pyramid_env.engine.rules import Rules, StockPlay, get_rules
+from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State, face_up
 
 _GAP = "  "
@@ -68,7 +68,7 @@ def format_board(s: State, *, hide_stock: bool = False, known: int | None = None
         known = face_up(s)
     lines.append(stock_line(s, known))
     lines.append("waste: " + " ".join(CARD_NAMES[c] for c in s.waste_cards))
-    if s.rules.stock_play is StockPlay.DRAWN_AND_WASTE:
+    if s.knobs.drawn_spot:
         d = s.drawn_card
         lines.append(f"drawn: {CARD_NAMES[d] if d is not None else '..'}")
     lines.append(f"recycles: {s.recycles}")
@@ -176,7 +176,7 @@ def parse_board(text: str, rules: Rules | str | None = None) -> State:
     waste = pile("waste")
     drawn: list[int] = []
     if "drawn" in fields:
-        if rules.stock_play is not StockPlay.DRAWN_AND_WASTE:
+        if not rules.knobs.drawn_spot:
             raise CardError(
                 f"board has a 'drawn:' line, but rules {rules.name!r} have no drawn card "
                 f"(stock_play={rules.stock_play.value})"
