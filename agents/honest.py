@@ -162,7 +162,7 @@ class PimcAgent:
         """Every rule set."""
         return True
 
-    def __init__(self, samples: int = 8, budget: int = 30_000, name: str = "pimc") -> None:
+    def __init__(self, samples: int = 16, budget: int = 30_000, name: str = "pimc") -> None:
         """See the class docstring."""
         self.samples, self.budget, self.name = samples, budget, name
         self.greedy = GreedyAgent()

@@ -5,9 +5,14 @@
 The solver knows the stock order, so "winnable" means winnable by a player who could see it:
 the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
 ``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
-interval is over the decided deals. Writes ``winnability.csv`` (one row per deal) and
-``winnability.md`` (the table) to ``--out``. ``--merge a.csv b.csv`` rebuilds the table from the
-CSVs of runs over disjoint deal ranges (a long run split across cores).
+interval is over the decided deals. ``--passes N`` (or ``unlimited``) changes every preset's
+pass limit (``msc passes=2``). The search is the compiled one where numba is installed;
+``--python`` runs the pure-Python reference instead (for a same-run speed ratio). Every verdict
+on a deal the package ships a label for (``val`` and ``test``, unchanged presets) is checked
+against it: a mismatch is reported and makes the script exit 1. Writes ``winnability.csv``
+(one row per deal) and ``winnability.md`` (the table) to ``--out``. ``--merge a.csv b.csv``
+rebuilds the table from the CSVs of runs over disjoint deal ranges (a long run split across
+cores).
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pyramid_env.engine import Rules, get_rules
 from pyramid_env.evaluation import wilson
+from pyramid_env.seeds import labels
 from pyramid_env.solver import Verdict, solve
 
 
@@ -37,12 +44,21 @@ class Row:
     seconds: float
 
 
-def run(rules: str, first: int, deals: int, time_limit: float | None) -> list[Row]:
-    rows = []
-    for n in tqdm(range(first, first + deals), desc=rules, unit="deal", leave=False):
-        sol = solve(n, rules, time_limit=time_limit, check=True)
-        rows.append(Row(rules, n, sol.status.value, sol.steps, sol.nodes, sol.seconds))
-    return rows
+def run(
+    rules: Rules, first: int, deals: int, time_limit: float | None, python: bool = False
+) -> tuple[list[Row], list[int]]:
+    """Solve each deal; returns the rows and the deals whose verdict differs from its label."""
+    rows, wrong = [], []
+    known = labels(rules.name)  # empty for rules that are not an unchanged preset
+    compiled = False if python else None
+    for n in tqdm(range(first, first + deals), desc=rules.name, unit="deal", leave=False):
+        sol = solve(n, rules, time_limit=time_limit, check=True, compiled=compiled)
+        rows.append(Row(rules.name, n, sol.status.value, sol.steps, sol.nodes, sol.seconds))
+        label = known.get(n)
+        if label is not None and label.won is not None and sol.status is not Verdict.UNKNOWN:
+            if label.won != (sol.status is Verdict.WIN):
+                wrong.append(n)
+    return rows, wrong
 
 
 def summary(rows: list[Row]) -> dict[str, float | int | str]:
@@ -83,6 +99,8 @@ def markdown(rows: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> dict | list:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", nargs="+", default=["relaxed"])
+    p.add_argument("--passes", default=None, help="an int, or 'unlimited', for every preset")
+    p.add_argument("--python", action="store_true", help="the pure-Python reference search")
     p.add_argument("--deals", type=int, default=10_000)
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--time-limit", type=float, default=None, help="seconds per deal")
@@ -114,8 +132,16 @@ def main(argv: list[str] | None = None) -> dict | list:
             rows = [r for r in all_rows if r.rules == rules]
             assert len({r.deal for r in rows}) == len(rows), f"{rules}: a deal appears twice"
             summaries.append(summary(rows))
-    for rules in [] if args.merge else args.rules:
-        rows = run(rules, args.first, args.deals, args.time_limit)
+    knobs = {}
+    if args.passes is not None:
+        knobs["passes"] = None if args.passes == "unlimited" else int(args.passes)
+    mismatches = {}
+    for name in [] if args.merge else args.rules:
+        rows, wrong = run(get_rules(name, **knobs), args.first, args.deals, args.time_limit,
+                          args.python)  # fmt: skip
+        if wrong:
+            mismatches[rows[0].rules] = wrong
+            print(f"{rows[0].rules}: verdicts differ from the labels on deals {wrong}")
         all_rows += rows
         summaries.append(summary(rows))
         print(markdown(summaries[-1:]).splitlines()[-1], flush=True)
@@ -125,12 +151,16 @@ def main(argv: list[str] | None = None) -> dict | list:
         for r in all_rows:
             writer.writerow([r.rules, r.deal, r.status, r.steps, r.nodes, f"{r.seconds:.6f}"])
     table = markdown(summaries)
+    search = "pure-Python search" if args.python else "compiled search where numba is installed"
     note = (
         f"deals {args.first}..{args.first + args.deals - 1}, time limit {args.time_limit} s, "
-        f"Python {platform.python_version()}, {time.time() - start:.0f} s wall"
+        f"{search}, Python {platform.python_version()}, {time.time() - start:.0f} s wall; "
+        f"label mismatches: {mismatches or 'none'}"
     )
     (args.out / "winnability.md").write_text(f"{table}\n\n{note}\n")
     print(f"\n{table}\n\n{note}")
+    if mismatches:
+        raise SystemExit(1)
     return summaries
 
 

@@ -37,7 +37,7 @@ from pyramid_env.solver.free_stock import (
     free_stock_oracle,
     free_stock_rules,
 )
-from pyramid_env.solver.search import dfs
+from pyramid_env.solver.search import dfs, dfs_compiled
 from pyramid_env.solver.shortest import astar, astar_compiled
 from pyramid_env.solver.tables import Budget, DealTables, Limit
 
@@ -118,9 +118,13 @@ def solve(
         budget: give up (status ``unknown``) after expanding this many positions.
         time_limit: give up (status ``unknown``) after this many seconds.
         check: replay a winning line through the engine before returning it (an assertion).
-        compiled: run the shortest search in the numba kernel (:mod:`pyramid_env.solver.kernel`);
-            ``None`` (default) uses it when numba is installed (the ``fast`` extra), ``False``
-            forces the pure-Python reference search.
+        compiled: run the search in the numba kernel (:mod:`pyramid_env.solver.kernel`): the
+            shortest search, and the verdict search where the stock is not free (under
+            ``relaxed`` and ``unlimited`` the free-stock search answers at once); ``None``
+            (default) uses it when numba is installed (the ``fast`` extra), ``False`` forces
+            the pure-Python reference searches. Verdicts and line lengths are the same either
+            way; ``nodes`` (and so what a ``budget`` buys) are not: the kernel expands more
+            positions, far faster.
 
     Raises:
         ImportError: ``compiled=True`` without numba installed.
@@ -150,6 +154,8 @@ def solve(
             free = FreeStock(s, info, limit)
             abstract = None if info.cannot_clear(s.pyr, counts) else free.solve(s.pyr, counts)
             line = None if abstract is None else concrete(s, abstract)
+        elif use_kernel:
+            line = dfs_compiled(s, info, limit)
         else:
             line = dfs(s.copy(), info, limit)
     except Budget:

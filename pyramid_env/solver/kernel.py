@@ -1,19 +1,22 @@
-"""The shortest-line A* compiled with numba: an optional kernel behind :func:`solver.solve`.
+"""The solver's searches compiled with numba: an optional kernel behind :func:`solver.solve`.
 
-The same search as :func:`pyramid_env.solver.shortest.astar` (the same bound, the same pruning
-tests, the same move rules) over the same packed positions, compiled when ``numba`` is installed
-(``pip install "pyramid-env[fast]"``). The rules are not restated here: the scalar rules
-(:mod:`pyramid_env.engine.primitives`: tops, draw advance, win, dead deal, key, reachability,
-the pruning tests and the bound) are compiled from the engine's own functions, and the rule
-knobs arrive as the same named :class:`~pyramid_env.engine.primitives.Knobs`. Only the move
-generator (:func:`_expand`) is this module's own: it fills arrays where the engine builds a
-list, and tests compare the two searches on every rule variant; every line the kernel returns
-is replayed move by move through the engine before the solver hands it out.
+Two searches, compiled when ``numba`` is installed (``pip install "pyramid-env[fast]"``): the
+shortest-line A* of :func:`pyramid_env.solver.shortest.astar` (:func:`astar_chunk`, the same
+bound, the same pruning tests, the same move rules over the same packed positions), and the
+depth-first verdict search of :func:`pyramid_env.solver.search.dfs` (:func:`dfs_chunk`).
 
-What the kernel leaves out, on purpose: the free-stock relaxation that the Python search also
-prunes with (a search of its own, with a cache; the kernel prunes with the per-card and
-per-rank-class tests only). Both are exact pruning, so the line lengths are the same; the
-kernel just expands some positions the relaxation would have cut.
+The rules are not restated here: the scalar rules (:mod:`pyramid_env.engine.primitives`: tops,
+draw advance, win, dead deal, key, reachability, the pruning tests and the bound) are compiled
+from the engine's own functions, and the rule knobs arrive as the same named
+:class:`~pyramid_env.engine.primitives.Knobs`. Only the move generator (:func:`_expand`) is this
+module's own: it fills arrays where the engine builds a list, and tests compare the compiled and
+pure-Python searches on every rule variant; every line the kernel returns is replayed move by
+move through the engine before the solver hands it out.
+
+What the kernel leaves out, on purpose: the free-stock relaxation that the Python searches also
+prune with (a search of its own, with a cache; the kernel prunes with the per-card and
+per-rank-class tests only). Both are exact pruning, so verdicts and line lengths are the same;
+the kernel just expands some positions the relaxation would have cut.
 
 The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
 position key to node, the nodes, and a bucket queue over (f, g) in place of a heap, since
@@ -410,6 +413,291 @@ class Search:
             out.append(int(self.nodes[goal, 3]))
             goal = int(self.nodes[goal, 2])
         return out[::-1]
+
+
+# -- the verdict search -------------------------------------------------------------------------
+# Result codes of dfs_chunk (besides PAUSED and GROW, as for astar_chunk).
+WIN, LOSS = 1, 0
+
+
+_FULL_AT = 0.7  # a cache table this full takes no new entries (a cache may forget)
+
+
+@_jit
+def _free_key(pyr: int, counts: Any) -> int:
+    """A free-stock position as one int: the pyramid, then the counts of ranks 1..12 in base 5."""
+    key = pyr
+    for r in range(1, 13):
+        key = key * 5 + counts[r]
+    return key
+
+
+@_jit
+def _remember(keys: Any, vals: Any, cnt: Any, slot: int, key: int, value: int) -> None:
+    """Store ``key -> value`` in an open-addressing cache, unless the table is full enough."""
+    if cnt[0] < _FULL_AT * len(keys):
+        keys[slot] = key
+        vals[slot] = value
+        cnt[0] += 1
+
+
+@_jit
+def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: Any,
+               fkeys: Any, fvals: Any, fcnt: Any) -> bool:  # fmt: skip
+    """:meth:`FreeStock.wins <pyramid_env.solver.free_stock.FreeStock.wins>`, compiled.
+
+    The free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``, which it
+    changes and restores): the same moves in the same order (an exposed King alone; pairs of
+    exposed cards; a card with its last coverer where allowed; a pyramid card with a stock card
+    of the partner rank), the same rank-class test after each, and its verdicts cached in
+    ``fkeys``/``fvals`` (1 won, 0 lost).
+    """
+    if pyr == 0:
+        if not k.goal_all:
+            return True
+        for r in range(1, 7):
+            if k.stock_pairs:
+                if counts[r] != counts[13 - r]:
+                    return False
+            elif counts[r] or counts[13 - r]:
+                return False
+        return True
+    key = _free_key(pyr, counts)
+    h = _find(fkeys, key)
+    if fkeys[h] == key:
+        return fvals[h] == 1
+    exposed = 0
+    m = pyr
+    while m:
+        i = _lowidx(m)
+        m &= m - 1
+        if not (pyr & _COVER[i]):
+            if prank[i] == 13:  # a King goes alone: removing it never hurts
+                won = _free_wins(pyr ^ (1 << i), counts, prank, slots_of, need, k, fkeys,
+                                 fvals, fcnt)  # fmt: skip
+                _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1 if won else 0)
+                return won
+            exposed |= 1 << i
+    a = exposed
+    while a:
+        i = _lowidx(a)
+        a &= a - 1
+        r = prank[i]
+        b = a
+        while b:
+            j = _lowidx(b)
+            b &= b - 1
+            if prank[j] == 13 - r:
+                after = pyr ^ (1 << i) ^ (1 << j)
+                if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of, need):
+                    if _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt):
+                        _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
+                        return True
+    if k.covering_pair:
+        for i in range(28):
+            c = pyr & _COVER[i]
+            if pyr >> i & 1 and c and not (c & (c - 1)):
+                j = _lowidx(c)
+                r = prank[i]
+                if not (pyr & _COVER[j]) and r + prank[j] == 13:
+                    after = pyr ^ (1 << i) ^ (1 << j)
+                    if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of,
+                                         need):  # fmt: skip
+                        if _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
+                                      fcnt):  # fmt: skip
+                            _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
+                            return True
+    a = exposed
+    while a:
+        i = _lowidx(a)
+        a &= a - 1
+        r = prank[i]
+        q = 13 - r
+        if counts[q]:
+            counts[q] -= 1
+            after = pyr ^ (1 << i)
+            ok = not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need)
+            won = ok and _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt)
+            counts[q] += 1
+            if won:
+                _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
+                return True
+    _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 0)
+    return False
+
+
+@_jit
+def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slots_of: Any,
+            stock_of: Any, need: Any, k: Any, caches: Any, cache_cnt: Any,
+            counts: Any) -> bool:  # fmt: skip
+    """:func:`pyramid_env.solver.search.pruned`, compiled: lost for sure from here.
+
+    A card or rank class can never be cleared, or even a free stock of the cards still
+    reachable would not win; cached on (pyramid, reachable stock) in ``caches[0:2]`` (the
+    free-stock verdicts in ``caches[2:4]``).
+    """
+    reach = P.reachable(pyr, left, ptr, rec, srank, slots_of, k)
+    key = pyr | reach << 28
+    dkeys, dvals = caches[0], caches[1]
+    h = _find(dkeys, key)
+    if dkeys[h] == key:
+        return dvals[h] == 1
+    dead = _cannot_clear(pyr, reach, prank, slots_of, stock_of, need)
+    if not dead:
+        for r in range(14):
+            counts[r] = (reach & stock_of[r]).bit_count()
+        dead = not _free_wins(pyr, counts, prank, slots_of, need, k, caches[2], caches[3],
+                              cache_cnt[1:])  # fmt: skip
+    _remember(dkeys, dvals, cache_cnt, h, key, 1 if dead else 0)
+    return dead
+
+
+@_jit
+def dfs_chunk(
+    prank: Any, srank: Any, slots_of: Any, stock_of: Any, need: Any, k: Any,
+    hkeys: Any, lv_fields: Any, lv_moves: Any, lv_n: Any, lv_i: Any, cnt: Any, caches: Any,
+    cache_cnt: Any, max_expand: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Depth-first verdict search for at most ``max_expand`` expansions: ``(result, expanded)``.
+
+    ``result``: ``WIN`` (the line is ``lv_moves[j, lv_i[j] - 1]`` for ``j < cnt[0]``, then
+    ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first).
+    The same search as :func:`pyramid_env.solver.search.dfs` (removals before turning the
+    stock, a forced King alone, the same pruning tests with the free-stock relaxation, a set of
+    positions entered). Level ``d`` of the stack holds the ``lv_n[d]`` children of the
+    position entered at depth ``d`` (``lv_fields[d, c]``, ``lv_moves[d, c]``) and the next one
+    to try, ``lv_i[d]``. ``hkeys``: the open-addressing set of position keys entered or pruned.
+    ``cnt`` = (depth, keys, winning move, -). ``caches``: the pruning caches of :func:`_pruned`
+    (keys and values of each), ``cache_cnt`` their entry counts.
+    """
+    exp = np.empty(28, dtype=np.int64)
+    counts = np.zeros(14, dtype=np.int64)
+    force_kings = k.draw_count == 1
+    expanded = 0
+    while True:
+        d = cnt[0]
+        if d < 0:
+            return LOSS, expanded
+        if lv_i[d] >= lv_n[d]:
+            cnt[0] = d - 1
+            continue
+        if expanded >= max_expand:
+            return PAUSED, expanded
+        if (d + 2 >= len(lv_n) or 2 * (cnt[1] + 64) > len(hkeys)
+                or cache_cnt[0] > 0.5 * caches.shape[1] or cache_cnt[1] > 0.5 * caches.shape[1]):
+            return GROW, expanded  # fmt: skip
+        c = lv_i[d]
+        lv_i[d] = c + 1
+        pyr, left, ptr = lv_fields[d, c, 0], lv_fields[d, c, 1], lv_fields[d, c, 2]
+        drawn, rec = lv_fields[d, c, 3], lv_fields[d, c, 4]
+        if P.is_won(pyr, left, k):
+            cnt[2] = lv_moves[d, c]
+            return WIN, expanded
+        key = P.key(pyr, left, ptr, drawn, rec, k)
+        h = _find(hkeys, key)
+        if hkeys[h] == key:
+            continue  # entered before, or pruned
+        hkeys[h] = key
+        cnt[1] += 1
+        if _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
+                   cache_cnt, counts):  # fmt: skip
+            continue
+        expanded += 1
+        n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, lv_moves[d + 1],
+                    lv_fields[d + 1], stock_of, exp)  # fmt: skip
+        if force_kings:  # a waste or stock King goes alone, as an exposed pyramid King does
+            for j in range(n):
+                m = lv_moves[d + 1, j]
+                if m == _KING[_W] or m == _KING[_S]:
+                    lv_moves[d + 1, 0] = m
+                    for f in range(5):
+                        lv_fields[d + 1, 0, f] = lv_fields[d + 1, j, f]
+                    n = 1
+                    break
+        lv_n[d + 1] = n
+        lv_i[d + 1] = 0
+        cnt[0] = d + 1
+
+
+class DepthFirst:
+    """One depth-first verdict search: the tables of a deal and rules, and its stack."""
+
+    def __init__(
+        self,
+        prank: tuple[int, ...],
+        srank: tuple[int, ...],
+        knobs: P.Knobs,
+        slots_of: list[int],
+        stock_of: list[int],
+        need: tuple[int, ...],
+        start: tuple[int, int, int, bool, int],
+    ) -> None:
+        """Set up the search from ``start`` (which must not be won, lost or pruned)."""
+        i64 = np.int64
+        arrays = tuple(np.array(t, dtype=i64) for t in (prank, srank, slots_of, stock_of, need))
+        self.tables = (*arrays, P.Knobs(*(int(v) for v in knobs)))
+        # Small to start (a verdict from mid-game is often quick); each grows as it fills.
+        self.hkeys = np.full(1 << 12, _EMPTY, dtype=i64)
+        self.lv_fields = np.zeros((64, 64, 5), dtype=i64)
+        self.lv_moves = np.zeros((64, 64), dtype=i64)
+        self.lv_n = np.zeros(64, dtype=i64)
+        self.lv_i = np.zeros(64, dtype=i64)
+        self.cnt = np.zeros(4, dtype=i64)
+        self.caches = np.zeros((4, 1 << 12), dtype=i64)
+        self.caches[0] = self.caches[2] = _EMPTY
+        self.cache_cnt = np.zeros(2, dtype=i64)
+        pyr, left, ptr, drawn, rec = start
+        self.lv_fields[0, 0] = (pyr, left, ptr, int(drawn), rec)
+        self.lv_moves[0, 0] = -1
+        self.lv_n[0] = 1
+
+    def run(self, max_expand: int) -> tuple[int, int]:
+        """Expand up to ``max_expand`` positions, growing the tables as they fill.
+
+        Returns:
+            ``(result, expanded)`` as :func:`dfs_chunk` gives them (never ``GROW``).
+        """
+        done = 0
+        while True:
+            result, n = dfs_chunk(
+                *self.tables, self.hkeys, self.lv_fields, self.lv_moves, self.lv_n, self.lv_i,
+                self.cnt, self.caches, self.cache_cnt, max_expand - done,
+            )  # fmt: skip
+            done += n
+            if result != GROW:
+                return result, done
+            self._grow()
+
+    def _grow(self) -> None:
+        if self.cnt[0] + 2 >= len(self.lv_n):
+            self.lv_fields = np.concatenate([self.lv_fields, np.zeros_like(self.lv_fields)])
+            self.lv_moves = np.concatenate([self.lv_moves, np.zeros_like(self.lv_moves)])
+            self.lv_n = np.concatenate([self.lv_n, np.zeros_like(self.lv_n)])
+            self.lv_i = np.concatenate([self.lv_i, np.zeros_like(self.lv_i)])
+        if 2 * (self.cnt[1] + 64) > len(self.hkeys):
+            keys = np.full(2 * len(self.hkeys), _EMPTY, dtype=np.int64)
+            rehash_set(self.hkeys, keys)
+            self.hkeys = keys
+        if self.cache_cnt.max() > 0.5 * self.caches.shape[1]:
+            old = self.caches
+            self.caches = np.zeros((4, 2 * old.shape[1]), dtype=np.int64)
+            self.caches[0] = self.caches[2] = _EMPTY
+            rehash(old[0], old[1], self.caches[0], self.caches[1])
+            rehash(old[2], old[3], self.caches[2], self.caches[3])
+
+    def line(self) -> list[int]:
+        """Move ids from the start to the win (after ``run`` returned ``WIN``)."""
+        depth = int(self.cnt[0])
+        out = [int(self.lv_moves[j, self.lv_i[j] - 1]) for j in range(1, depth)]
+        return [*out, int(self.cnt[2])]
+
+
+@_jit
+def rehash_set(hkeys: Any, new_keys: Any) -> None:
+    """Move every key into a larger set."""
+    for h in range(len(hkeys)):
+        if hkeys[h] != _EMPTY:
+            new_keys[_find(new_keys, hkeys[h])] = hkeys[h]
 
 
 def _forget_stale_cache() -> None:

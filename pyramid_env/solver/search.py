@@ -15,6 +15,7 @@ from pyramid_env.engine import state as st
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import KING_AT, MOVES, RECYCLE, WASTE
 from pyramid_env.engine.primitives import reachable as _reachable
+from pyramid_env.solver import kernel
 from pyramid_env.solver.free_stock import FreeStock
 from pyramid_env.solver.tables import DealTables, Limit
 
@@ -96,3 +97,26 @@ def dfs(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
         path.append(i)
         stack.append(iter(ordered(s, force)))
     return None
+
+
+def dfs_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
+    """The same verdict search in :mod:`pyramid_env.solver.kernel`, in chunks between checks.
+
+    The free-stock relaxation prunes the start position only (the kernel has none); every line
+    is replayed through the engine by :func:`~pyramid_env.solver.solve`.
+    """
+    if pruned(s, info, FreeStock(s, info, limit)):
+        return None
+    search = kernel.DepthFirst(
+        info.prank, info.srank, s.knobs, info.slots_of, info.stock_of, info.need, s.fields()
+    )
+    while True:
+        chunk = 20_000
+        if limit.budget is not None:
+            chunk = min(chunk, limit.budget - limit.nodes + 1)
+        result, expanded = search.run(chunk)
+        limit.add(expanded)
+        if result == kernel.WIN:
+            return search.line()
+        if result == kernel.LOSS:
+            return None

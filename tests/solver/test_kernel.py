@@ -58,3 +58,23 @@ def test_compiled_without_numba_is_a_clear_error(monkeypatch):
     with pytest.raises(ImportError, match="numba"):
         solve(0, shortest=True, compiled=True)
     assert solve(0, shortest=True).steps == 37  # the default falls back to pure Python
+
+
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_compiled_verdicts_equal_the_python_search_on_full_deals(rules):
+    compared = 0
+    for n in range(30):
+        py = solve(n, rules, budget=20_000, compiled=False)
+        if py.status is Verdict.UNKNOWN:
+            continue
+        jit = solve(n, rules, compiled=True)  # a win is replayed through the engine
+        assert jit.status is py.status, n
+        compared += 1
+    assert compared >= 10
+
+
+def test_compiled_verdict_budget_gives_unknown():
+    hard = next(n for n in range(100) if solve(n, "two-pass", compiled=True).nodes > 5_000)
+    sol = solve(hard, "two-pass", budget=1_000, compiled=True)
+    assert sol.status is Verdict.UNKNOWN and 1_000 < sol.nodes <= 1_001
+    assert solve(hard, "two-pass", time_limit=1e-6, compiled=True).status is Verdict.UNKNOWN

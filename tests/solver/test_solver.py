@@ -37,11 +37,12 @@ def test_verdicts_and_shortest_lengths_match_exhaustive_search(rules):
     for _ in range(1000):
         s = parse_board(random_small_board(rng, rules), rules)
         truth = brute_winnable(s)
-        sol = solve(s)
-        assert sol.status == (Verdict.WIN if truth else Verdict.LOSS), f"\n{s}"
+        for compiled in SEARCHES:  # the verdict searches: pure Python, and compiled
+            sol = solve(s, compiled=compiled)
+            assert sol.status == (Verdict.WIN if truth else Verdict.LOSS), f"{compiled}\n{s}"
+            assert not truth or replay_wins(s, sol.moves)
         if truth:
             wins += 1
-            assert replay_wins(s, sol.moves)
             want = brute_shortest(s)
             for compiled in SEARCHES:
                 short = solve(s, shortest=True, compiled=compiled)
