@@ -36,7 +36,7 @@ from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
-from pyramid_env.engine.state import State, apply
+from pyramid_env.engine.state import State, apply, face_up, is_won, legal_ids
 from pyramid_env.solver import Verdict, solve
 
 STOCK = 24
@@ -149,9 +149,19 @@ class ScoutAgent:
 class PimcAgent:
     """Determinized search over the unseen stock order, judged by the solver's verdicts.
 
+    Plain determinized search scores a move by the samples the solver can still win after it,
+    and the solver plays each sample's future knowing its whole order: it may answer different
+    samples with different next moves although a player, seeing the same cards in both, could
+    not tell them apart ("strategy fusion"). With ``consistent=True`` the move after the one
+    scored must be the same in every sample the player cannot tell apart (the samples are
+    grouped by the cards the move turns face up, if any); a move then scores, per group, the
+    samples its best common follow-up keeps winnable. That removes the fusion of one decision
+    for several times the verdicts.
+
     Args:
         samples: orders of the unseen cards drawn per decision.
         budget: positions per solver verdict; a verdict that runs out counts as a loss.
+        consistent: one more decision chosen alike across indistinguishable samples.
         name: the name in tables.
     """
 
@@ -162,9 +172,12 @@ class PimcAgent:
         """Every rule set."""
         return True
 
-    def __init__(self, samples: int = 16, budget: int = 30_000, name: str = "pimc") -> None:
+    def __init__(
+        self, samples: int = 16, budget: int = 30_000, consistent: bool = False, name: str = "pimc"
+    ) -> None:
         """See the class docstring."""
         self.samples, self.budget, self.name = samples, budget, name
+        self.consistent = consistent
         self.greedy = GreedyAgent()
         self.line = _Line(None)
 
@@ -190,6 +203,8 @@ class PimcAgent:
                 first.append(sol)
         if not worlds:  # lost in every sample: nothing to gain by searching
             return prefs[0]
+        if self.consistent:
+            return self._consistent_choice(prefs, worlds, turn.known)
         best, best_wins = prefs[0], -1
         for action in prefs:
             wins = 0
@@ -202,6 +217,46 @@ class PimcAgent:
                 best, best_wins = action, wins
             if best_wins == len(worlds):
                 break  # wins every sample that can be won: no move does better
+        return best
+
+    def _consistent_choice(self, prefs: list[int], worlds: list[State], known: int) -> int:
+        """The move whose best follow-up, common to indistinguishable samples, wins most."""
+        best, best_wins = prefs[0], -1
+        for action in prefs:
+            groups: dict[tuple[int, ...], list[State]] = {}
+            for world in worlds:
+                child = world.copy()
+                apply(child, MOVES[action])
+                if self._solve(child) is None:
+                    continue  # lost after this move whatever comes next
+                # What the player sees after the move: the cards at newly face-up places.
+                up = face_up(child) & ~known
+                seen = tuple(child.deal.cards[SLOTS + i] for i in range(STOCK) if up >> i & 1)
+                groups.setdefault(seen, []).append(child)
+            if sum(map(len, groups.values())) <= best_wins:
+                continue  # cannot beat the best even if every follow-up wins
+            wins = sum(self._best_follow_up(group) for group in groups.values())
+            if wins > best_wins:
+                best, best_wins = action, wins
+            if best_wins == len(worlds):
+                break
+        return best
+
+    def _best_follow_up(self, group: list[State]) -> int:
+        """Most samples of ``group`` (same visible position) one common next move keeps winnable."""
+        if is_won(group[0]):
+            return len(group)
+        best = 0
+        for action in legal_ids(group[0]):
+            wins = 0
+            for k, child in enumerate(group):
+                if self._wins_after(child, action):
+                    wins += 1
+                elif wins + len(group) - k - 1 <= best:
+                    break
+            best = max(best, wins)
+            if best == len(group):
+                break
         return best
 
     def _solve(self, world: State) -> int | None:

@@ -3,8 +3,10 @@
     python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:100]" --samples 4 8 16
 
 For each preset and number of samples, ``pimc`` plays the deals; each row gives the share of
-the solver's wins it wins (95% Wilson interval) and its CPU time per deal, written to
-``--out/curve.csv`` as each finishes.
+the solver's wins it wins (95% Wilson interval) and its CPU time per deal, appended to
+``--out/curve.csv`` as each finishes (the header is written once, for a new file).
+``--consistent`` plays ``PimcAgent(consistent=True)``: one more decision chosen alike in the
+samples a player cannot tell apart (the remedy it tries for strategy fusion).
 """
 
 from __future__ import annotations
@@ -23,19 +25,22 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seeds", default="test[:100]")
     p.add_argument("--samples", nargs="+", type=int, default=[4, 8, 16])
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--consistent", action="store_true", help="PimcAgent(consistent=True)")
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "curve.csv"
-    fields = ["rules", "seeds", "samples", "wins", "solver_winnable", "solver_normalised",
-              "norm_ci_low", "norm_ci_high", "cpu_per_deal"]  # fmt: skip
-    with open(path, "w", newline="") as f:
-        csv.writer(f).writerow(fields)
+    fields = ["rules", "seeds", "agent", "samples", "wins", "solver_winnable",
+              "solver_normalised", "norm_ci_low", "norm_ci_high", "cpu_per_deal"]  # fmt: skip
+    if not path.exists():
+        with open(path, "w", newline="") as f:
+            csv.writer(f).writerow(fields)
+    kind = "pimc-consistent" if args.consistent else "pimc"
     for rules in args.rules:
         for samples in args.samples:
-            agent = PimcAgent(samples=samples, name=f"pimc-{samples}")
+            agent = PimcAgent(samples=samples, consistent=args.consistent, name=f"{kind}-{samples}")
             s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
-            row = [rules, args.seeds, samples, *(s[k] for k in fields[3:])]
+            row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
             with open(path, "a", newline="") as f:
                 csv.writer(f).writerow(row)
             print(*row, flush=True)

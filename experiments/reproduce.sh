@@ -26,9 +26,14 @@ pyramid-env benchmark --rules relaxed
 pyramid-env benchmark --rules msc
 python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
 
-# Honest play: the solver against scout and pimc per preset (about 25 min on 2 cores), and
-# pimc's win rate against its samples per decision.
-python experiments/hidden_cost.py --rules msc two-card three-pass --seeds "test[:500]"
-python experiments/hidden_cost.py --rules two-pass one-pass --seeds "test[:200]"
-python experiments/hidden_cost.py --rules relaxed unlimited --seeds "test[:1000]"
-python experiments/pimc_curve.py --rules one-pass two-pass --seeds "test[:100]" --samples 4 8 16
+# Honest play: the solver against scout and pimc per preset (about 10 min on 2 cores with the
+# fast extra), and pimc's win rate against its samples per decision.
+python experiments/hidden_cost.py --rules msc two-card three-pass two-pass one-pass relaxed unlimited --seeds "test[:1000]"
+python experiments/pimc_curve.py --rules one-pass two-pass msc --seeds "test[:1000]" --samples 4 8 16 32
+
+# The solver's verdicts on 10,000 deals per preset (checked against the shipped labels), and
+# on other pass limits.
+python experiments/winnability.py --rules two-pass one-pass three-pass msc two-card relaxed unlimited --deals 10000
+python experiments/winnability.py --rules msc two-card relaxed unlimited --passes 2 --deals 2000 --out results/winnability/passes-2
+python experiments/winnability.py --rules msc two-card two-pass --passes 1 --deals 2000 --out results/winnability/passes-1
+python experiments/winnability.py --rules relaxed unlimited two-pass --passes 3 --deals 2000 --out results/winnability/passes-3

@@ -15,7 +15,8 @@ so a mistyped option shows before minutes of work; then progress bars; then the 
 Output folder (``--out``, default ``results/benchmark/<rules>``): ``benchmark.md`` (the table),
 ``benchmark.csv`` (one row per agent), ``episodes.csv`` (one row per agent and deal) and
 ``benchmark.png`` (win rate and solver-normalised win rate with their 95% intervals, coloured by
-kind; needs matplotlib, the ``bench`` extra).
+kind; needs matplotlib, the ``bench`` extra), and ``replays/<agent>/``: for each agent a few
+deals it lost that the solver wins, as pages with the losing move marked (``--replays``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import sys
 import textwrap
 import time
@@ -44,7 +46,7 @@ from pyramid_env.agents import (
 )
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import Rules, get_rules
-from pyramid_env.evaluation import MAX_DEALS, evaluate
+from pyramid_env.evaluation import MAX_DEALS, Report, evaluate
 from pyramid_env.seeds import seed_set
 
 # The four kinds of agent, in table order, with what sets each apart (the note under the table
@@ -193,6 +195,7 @@ def plan(
     observe_stock: str,
     out: str | Path,
     workers: int,
+    replays: int = 0,
 ) -> str:
     """What a run is about to do, printed before any work so a wrong option shows at once.
 
@@ -203,6 +206,7 @@ def plan(
         observe_stock: ``"seen"`` or ``"full"``.
         out: the output folder.
         workers: processes per agent.
+        replays: lost-but-winnable deals kept as pages per agent.
 
     Returns:
         A block of lines: rules, deals, stock view, workers, agents by kind, output folder.
@@ -234,6 +238,11 @@ def plan(
         *(f"               {line}" for line in listed[1:]),
         f"  output       {out}/ ({files})",
     ]
+    if replays:
+        lines.append(
+            f"  replays      up to {replays} lost deals the solver wins per agent, as pages with "
+            f"the losing move marked, in {out}/replays/"
+        )
     return "\n".join(lines)
 
 
@@ -403,6 +412,7 @@ def run(
     workers: int = 2,
     progress: bool = True,
     resume: bool = False,
+    replays: int = 3,
 ) -> list[dict[str, Any]]:
     """Evaluate each agent on the deals, write the outputs and return the summaries.
 
@@ -422,6 +432,10 @@ def run(
         workers: processes per agent.
         progress: show progress bars (needs tqdm, the ``bench`` extra).
         resume: keep the agents an earlier run with the same settings finished in ``out``.
+        replays: for each agent, this many of the deals it lost that the solver wins are
+            played again, kept and analysed: ``out/replays/<agent>/deal-<n>.html`` (the page,
+            with the move after which the deal could no longer be won marked) and ``.json``
+            (the replay). 0 for none.
 
     Returns:
         One summary per agent (``Report.summary()`` with a ``kind``), in table order.
@@ -441,6 +455,8 @@ def run(
         raise PyramidError(f"--observe-stock {observe_stock!r}: one of seen, full")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise PyramidError(f"--workers {workers!r} must be an int >= 1")
+    if isinstance(replays, bool) or not isinstance(replays, int) or replays < 0:
+        raise PyramidError(f"--replays {replays!r} must be an int >= 0")
     made, skipped = _make_agents(list(agents or default_agents(preset)))
     names = by_kind(list(made))
     for name in names:  # a search agent fails on its first move under other rules: fail now
@@ -453,7 +469,7 @@ def run(
     done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
     if resume:
         _keep_episodes(out / "episodes.csv", set(done))
-    print(plan(preset, seeds, names, observe_stock, out, workers), flush=True)
+    print(plan(preset, seeds, names, observe_stock, out, workers, replays), flush=True)
     if done:
         kept = [a for a in names if made[a].name in done]
         print(f"  resumed      {', '.join(kept) or '(none)'} (from {out}/)")
@@ -463,6 +479,7 @@ def run(
         (out / RUN_FILE).write_text(json.dumps(settings) + "\n")
         for stale in FILES:
             (out / stale).unlink(missing_ok=True)
+        shutil.rmtree(out / "replays", ignore_errors=True)
     # Rows are keyed by the agent's own name (a .npz path plays as its file's stem).
     todo = [name for name in names if made[name].name not in done]
     bar = None
@@ -479,6 +496,8 @@ def run(
         # Episodes first: the summary row is what marks an agent done for --resume.
         _append(out / "episodes.csv", [{"agent": report.agent} | e for e in report.rows()])
         _append(out / "benchmark.csv", [row])
+        if replays:
+            _write_replays(made[name], preset, report, observe_stock, replays, out / "replays")
         if bar:
             bar.update()
     if bar:
@@ -498,12 +517,39 @@ def run(
     (out / "benchmark.md").write_text(f"{table}\n\n{note}\n")
     drew = plot(summaries, out / "benchmark.png", f"{rules}: {n} deals of {seeds}")
     written = [f for f in FILES if drew or f != "benchmark.png"]
+    if (out / "replays").is_dir():
+        written.append("replays/")
     print(f"\n{table}\n\n{note}")
     print(
         f"written to {out}/: {', '.join(written)}"
         + ("" if drew else " (no chart: matplotlib is not installed)")
     )
     return summaries
+
+
+def _write_replays(
+    agent: Any, rules: Rules, report: Report, observe_stock: str, count: int, folder: Path
+) -> None:
+    """Replays of the first ``count`` deals ``agent`` lost that the solver wins, analysed.
+
+    The deals are played again with their replays kept (an episode depends only on the agent,
+    the deal and the seed, so it is the same game; checked), then each is analysed (the solver
+    marks the move after which the deal was lost) and written as a page and a JSON file.
+    """
+    from pyramid_env.replay import analyse, write_html
+
+    lost = [e for e in report.episodes if e.solver_won and not e.won][:count]
+    if not lost:
+        return
+    again = evaluate(agent, rules, [e.deal for e in lost], observe_stock, replays=True)
+    if again.episodes != lost:
+        raise RuntimeError(f"{report.agent}: replaying deals {[e.deal for e in lost]} gave "
+                           "other games than the benchmark's")  # fmt: skip
+    where = folder / report.agent.replace("/", "_")
+    where.mkdir(parents=True, exist_ok=True)
+    for n, replay in again.replays.items():
+        replay.save(where / f"deal-{n}.json")
+        write_html(replay, where / f"deal-{n}.html", analyse(replay))
 
 
 def _keep_episodes(path: Path, agents: set[str]) -> None:

@@ -4,10 +4,12 @@
 deal's board, its code and its rules. ``pyramid-env solve ... [--shortest] [--json]`` solves it
 (the solver knows the stock order). ``pyramid-env benchmark [--rules R] [--seeds S] [--agents
 ...]`` plays every agent on fixed deals and writes the table (see ``pyramid_env.benchmark``).
+``pyramid-env play`` is a game in the terminal (:mod:`pyramid_env.play`); ``pyramid-env replay
+FILE [--analyse]`` writes a saved game as a web page (:mod:`pyramid_env.replay`).
 
 The help text is plain (argparse prints it as written, so no reST markup there); the list of
-agents in ``benchmark --help`` is filled in only when help is shown (:class:`_Help`), since it
-imports the agents and reads the shipped networks, which ``show`` should not pay for.
+agents in ``benchmark --help`` is filled in only when help is shown (:class:`HelpFormatter`),
+as it imports the agents and reads the shipped networks, which ``show`` should not pay for.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ examples:
   pyramid-env solve --deal 5 --shortest   a shortest winning line (or "loss")
   pyramid-env benchmark                   every agent on 1,000 test deals
   pyramid-env benchmark --agents greedy solver --seeds "val[:200]"
+  pyramid-env play --rules msc --deal 5   play deal 5 in the terminal
+  pyramid-env replay game.json --analyse  a saved game as a page, losing move marked
 
 "pyramid-env COMMAND --help" gives a command's options."""
 
@@ -49,6 +53,13 @@ SOLVE_DESCRIPTION = """\
 Solve a deal exactly: won or lost, with a winning line (with --shortest, one
 with the fewest steps). The solver sees the whole stock order. With no deal
 given, deal 0."""
+
+REPLAY_DESCRIPTION = """\
+Write a saved game (Game.save, pyramid-env play's save) or a replay file as
+one self-contained web page to step through. With --analyse the solver, which
+knows the stock order, judges every position and marks the move after which
+the deal could no longer be won, with a move that would have kept it
+winnable."""
 
 BENCHMARK_DESCRIPTION = """\
 Play agents on the same fixed deals and compare them. Prints its plan first,
@@ -73,7 +84,7 @@ examples:
 AGENTS = "{agents}"  # replaced by the list of agents, only when help is printed
 
 
-class _Help(argparse.RawDescriptionHelpFormatter):
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Plain help: descriptions as written, option help wrapped without breaking names.
 
     ``{agents}`` in an option's help becomes the list of agents by kind. Listing them imports
@@ -113,7 +124,7 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--code", help="deal code, 'P1-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
-    _add_rule_args(p)
+    add_rule_args(p)
 
 
 def _passes(text: str) -> int | None:
@@ -126,7 +137,7 @@ def _passes(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'unlimited'") from None
 
 
-def _add_rule_args(p: argparse.ArgumentParser) -> None:
+def add_rule_args(p: argparse.ArgumentParser) -> None:
     """``--rules`` and an option per rule knob of play (scoring and undo are not options)."""
     p.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
     knobs = p.add_argument_group("rule knobs (override the preset's)")
@@ -152,14 +163,15 @@ def _add_rule_args(p: argparse.ArgumentParser) -> None:
                        help="cards the deal turns onto the waste")  # fmt: skip
 
 
-def _rules(args: argparse.Namespace) -> Rules:
+def rules_from_args(args: argparse.Namespace) -> Rules:
     """The preset with the knobs given: the one place the command line builds rules."""
     knobs = {k: v for k, v in vars(args).items() if k in KNOBS and k != "name"}
     return get_rules(args.rules, **knobs)
 
 
-def _game(args: argparse.Namespace) -> Game:
-    rules = _rules(args)
+def game_from_args(args: argparse.Namespace) -> Game:
+    """The game the options name (``--deal``, ``--code`` or ``--cards``; deal 0 if none)."""
+    rules = rules_from_args(args)
     # `is not None`, not truthiness: an empty --code is an error, never deal 0.
     if args.code is not None:  # read as a code even when it is not one, for the right error
         return Game(Deal(decode_code(args.code)), rules)
@@ -168,7 +180,7 @@ def _game(args: argparse.Namespace) -> Game:
 
 
 def _show(args: argparse.Namespace) -> int:
-    game = _game(args)
+    game = game_from_args(args)
     print(f"{game.deal.label()} · code {game.deal.code}")
     print(game.rules.describe())
     print(format_board(game.state, hide_stock=args.hide_stock))
@@ -179,7 +191,7 @@ def _show(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from pyramid_env.solver import solve  # the solver is not needed by `show`
 
-    game = _game(args)
+    game = game_from_args(args)
     sol = solve(game, shortest=args.shortest, budget=args.budget, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(sol.to_dict()))
@@ -196,7 +208,7 @@ def _benchmark(args: argparse.Namespace) -> int:
     from pyramid_env.benchmark import run  # loads the env, the agents and the solver
 
     run(
-        _rules(args),
+        rules_from_args(args),
         args.seeds,
         args.agents,
         args.observe_stock,
@@ -204,6 +216,7 @@ def _benchmark(args: argparse.Namespace) -> int:
         args.workers,
         progress=not args.no_progress,
         resume=args.resume,
+        replays=args.replays,
     )
     return 0
 
@@ -211,14 +224,14 @@ def _benchmark(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
     parser = argparse.ArgumentParser(
-        prog="pyramid-env", description=DESCRIPTION, epilog=EPILOG, formatter_class=_Help
+        prog="pyramid-env", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(title="commands", dest="command", required=True)
     show = sub.add_parser(
         "show",
         help="print a deal's board, code and rules",
         description=SHOW_DESCRIPTION,
-        formatter_class=_Help,
+        formatter_class=HelpFormatter,
     )
     _add_deal_args(show)
     show.add_argument("--hide-stock", action="store_true", help="print the stock face down")
@@ -227,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "solve",
         help="won or lost, with a winning (or shortest) line",
         description=SOLVE_DESCRIPTION,
-        formatter_class=_Help,
+        formatter_class=HelpFormatter,
     )
     _add_deal_args(solve)
     solve.add_argument("--shortest", action="store_true", help="a line with the fewest steps")
@@ -244,9 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="every agent on fixed deals: table, CSVs, chart",
         description=BENCHMARK_DESCRIPTION,
         epilog=BENCHMARK_EPILOG,
-        formatter_class=_Help,
+        formatter_class=HelpFormatter,
     )
-    _add_rule_args(bench)
+    add_rule_args(bench)
     bench.add_argument(
         "--seeds",
         default="test[:1000]",
@@ -276,6 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument(
         "--workers", type=int, default=2, metavar="N", help="processes per agent (default 2)"
     )
+    bench.add_argument(
+        "--replays",
+        type=int,
+        default=3,
+        metavar="N",
+        help="per agent, N deals it lost that the solver wins, kept as pages with the losing "
+        "move marked, in DIR/replays/ (default 3; 0 for none)",
+    )
     bench.add_argument("--no-progress", action="store_true", help="no progress bars")
     bench.add_argument(
         "--resume",
@@ -283,6 +304,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the agents a stopped run with the same settings finished in --out",
     )
     bench.set_defaults(func=_benchmark)
+    from pyramid_env.play import PLAY_DESCRIPTION, add_play_args, run_play
+    from pyramid_env.replay import add_replay_arguments, main_replay
+
+    play = sub.add_parser(
+        "play",
+        help="play a deal in the terminal",
+        description=PLAY_DESCRIPTION,
+        formatter_class=HelpFormatter,
+    )
+    add_play_args(play)
+    play.set_defaults(func=run_play)
+    replay = sub.add_parser(
+        "replay",
+        help="a game as a web page to step through; --analyse marks the losing move",
+        description=REPLAY_DESCRIPTION,
+        formatter_class=HelpFormatter,
+    )
+    add_replay_arguments(replay)
+    replay.set_defaults(func=main_replay)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

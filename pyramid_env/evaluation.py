@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -30,9 +32,11 @@ import numpy as np
 from pyramid_env.agents import Agent, Turn, make_agent
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.notation import format_move
 from pyramid_env.engine.rules import PRESETS, Rules, get_rules
 from pyramid_env.engine.state import why_illegal
 from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.replay import Replay
 from pyramid_env.seeds import labels, seed_set
 from pyramid_env.workers import process_pool
 
@@ -86,6 +90,8 @@ class Report:
     seeds: str
     episodes: list[Episode]
     seconds: float = field(default=0.0, compare=False)
+    replays: dict[int, Replay] = field(default_factory=dict, compare=False)
+    """The games kept with ``evaluate(..., replays=...)``, by deal number."""
 
     def summary(self) -> dict[str, Any]:
         """Win rate with its 95% Wilson interval, solver-normalised win rate, cards, moves."""
@@ -133,10 +139,25 @@ def play_deal(
     Raises:
         ValueError: the agent chose an illegal action (named, with the reason).
     """
+    return _play(agent, env, deal, seed)[0]
+
+
+def _play(
+    agent: Agent, env: PyramidEnv, deal: int, seed: int, record: bool = False
+) -> tuple[tuple[bool, int, int, int, bool], Replay | None]:
+    """:func:`play_deal`, and with ``record`` the game as a :class:`Replay`.
+
+    The replay keeps each move and what the agent knew of the stock before it (and at the end),
+    as the env's ``known_stock()`` says, so the page shows the stock as that agent saw it.
+    """
     obs, info = env.reset(options={"deal": deal})
     rng = np.random.default_rng([seed, deal])
     steps, truncated = 0, False
+    texts: list[str] = []
+    seen: list[int] = []
     while legal := env.legal_actions():
+        if record:
+            seen.append(env.known_stock() & env.state.left)
         action = int(agent.act(Turn(env.state, legal, env.known_stock(), obs), rng))
         if action not in legal:
             reason = why_illegal(env.state, MOVES[action]) if 0 <= action < len(MOVES) else None
@@ -144,22 +165,41 @@ def play_deal(
                 f"agent {agent.name!r} chose illegal action {action} on deal {deal}: "
                 f"{reason or 'out of range'}"
             )
+        if record:
+            texts.append(format_move(env.state, MOVES[action]))
         obs, _, terminated, truncated, info = env.step(action)
         steps += 1
         if terminated or truncated:
             break
-    return bool(info["won"]), int(info["pyramid_left"]), int(info["moves"]), steps, truncated
+    outcome = bool(info["won"]), int(info["pyramid_left"]), int(info["moves"]), steps, truncated
+    if not record:
+        return outcome, None
+    seen.append(env.known_stock() & env.state.left)
+    if len(seen) != len(texts) + 1:  # no move at all was legal at the start
+        seen = seen[-1:]
+    replay = Replay(env.state.deal.code, env.rules, tuple(texts), agent.name, tuple(seen))
+    return outcome, replay
 
 
 def _play_chunk(
-    agent: Agent, rules: Rules, deals: list[int], env_kwargs: dict[str, Any], seed: int
-) -> list[tuple[bool, int, int, int, bool, float]]:
-    """Play ``deals`` in this process; each outcome with the CPU seconds it took."""
+    agent: Agent,
+    rules: Rules,
+    deals: list[int],
+    env_kwargs: dict[str, Any],
+    seed: int,
+    record: frozenset[int] | bool = False,
+) -> list[tuple[bool, int, int, int, bool, float, Replay | None]]:
+    """Play ``deals`` in this process: each outcome, its CPU seconds and maybe its replay.
+
+    A replay is kept for the deals in ``record`` (for all of them if ``True``).
+    """
     env = PyramidEnv(rules, **env_kwargs)
     out = []
     for n in deals:
         start = time.process_time()
-        out.append((*play_deal(agent, env, n, seed), time.process_time() - start))
+        keep = record is True or (record is not False and n in record)
+        outcome, replay = _play(agent, env, n, seed, keep)
+        out.append((*outcome, time.process_time() - start, replay))
     return out
 
 
@@ -196,6 +236,7 @@ def evaluate(
     workers: int = 1,
     progress: bool = False,
     solver_time_limit: float | None = 60.0,
+    replays: bool | Iterable[int] = False,
 ) -> Report:
     """Play ``agent`` on every deal of ``seeds`` and report per-deal outcomes and a summary.
 
@@ -213,6 +254,10 @@ def evaluate(
             runs its BLAS and torch on ``cpu_count // workers`` threads.
         progress: show a progress bar (needs tqdm, the ``bench`` extra).
         solver_time_limit: seconds per deal when a solver verdict must be computed.
+        replays: keep the games of these deals (``True``: of every deal) as
+            :class:`~pyramid_env.replay.Replay` records in ``Report.replays``, to watch with
+            ``pyramid-env replay`` or :func:`~pyramid_env.replay.write_html`. They cost one
+            checked replay of the moves each; the outcomes are the same either way.
 
     Returns:
         A :class:`Report`.
@@ -249,6 +294,16 @@ def evaluate(
             "(take a slice, such as 'train[:10000]')"
         )
     deals = list(chosen)
+    record: frozenset[int] | bool
+    if isinstance(replays, bool):
+        record = replays
+    else:
+        try:
+            record = frozenset(operator.index(n) for n in replays)
+        except TypeError:
+            raise PyramidError(
+                f"replays={replays!r} must be True, False or deal numbers (ints)"
+            ) from None
     env_kwargs = {"observe_stock": observe_stock, "max_steps": max_steps}
     env_kwargs |= getattr(agent, "env_kwargs", {})  # e.g. a policy's own observation form
     PyramidEnv(rules, **env_kwargs)  # every env argument checked here, before any work
@@ -262,17 +317,19 @@ def evaluate(
         from tqdm import tqdm
 
         bar = tqdm(total=len(deals), desc=agent.name, unit="deal", leave=False)
-    results: list[tuple[bool, int, int, int, bool, float]] = []
+    results: list[tuple[bool, int, int, int, bool, float, Replay | None]] = []
     if workers > 1:
         with process_pool(workers) as pool:  # BLAS and torch threads: a share of the cores
-            futures = [pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed) for c in chunks]
+            futures = [
+                pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed, record) for c in chunks
+            ]
             for fut, c in zip(futures, chunks, strict=True):
                 results += fut.result()
                 if bar:
                     bar.update(len(c))
     else:
         for c in chunks:
-            results += _play_chunk(agent, rules, c, env_kwargs, seed)
+            results += _play_chunk(agent, rules, c, env_kwargs, seed, record)
             if bar:
                 bar.update(len(c))
     if bar:
@@ -288,7 +345,9 @@ def evaluate(
                 "lost: a bug in the solver or the engine"
             )
     label = seeds if isinstance(seeds, str) else f"{len(deals)} deals"
-    return Report(agent.name, rules.name, view, label, episodes, time.perf_counter() - start)
+    kept = {n: r[6] for n, r in zip(deals, results, strict=True) if r[6] is not None}
+    seconds = time.perf_counter() - start
+    return Report(agent.name, rules.name, view, label, episodes, seconds, kept)
 
 
 __all__ = ["Episode", "Report", "evaluate", "play_deal", "solver_labels", "wilson"]

@@ -10,6 +10,7 @@ import pytest
 from pyramid_env import benchmark
 from pyramid_env.benchmark import agent_kind, by_kind, markdown, plan, plot, run
 from pyramid_env.engine.rules import get_rules
+from pyramid_env.replay import Replay
 
 
 def test_plan_comes_before_any_work_and_the_table_once(tmp_path, capsys, monkeypatch):
@@ -22,7 +23,8 @@ def test_plan_comes_before_any_work_and_the_table_once(tmp_path, capsys, monkeyp
         return evaluate(*args, **kwargs)
 
     monkeypatch.setattr(benchmark, "evaluate", spy)
-    run("relaxed", "test[:5]", ["first-removal", "greedy"], out=tmp_path, workers=1, progress=False)
+    run("relaxed", "test[:5]", ["first-removal", "greedy"], out=tmp_path, workers=1,
+        progress=False, replays=0)  # fmt: skip
     assert len(printed_before) == 2
     header = printed_before[0]
     assert header.startswith("Benchmark plan: 2 agents, each on the same 5 deals")
@@ -171,3 +173,14 @@ def test_markdown_works_out_a_missing_kind():
     row = _summary("hint", "baseline", 0.5, 0.3, 0.7, 0.6, 0.4, 0.8)
     del row["kind"]
     assert markdown([row]).splitlines()[2].startswith("| hint | baseline | seen | 50.0% |")
+
+
+def test_replays_of_lost_winnable_deals_are_written_with_the_losing_move(tmp_path):
+    run("msc", "test[:12]", ["greedy"], out=tmp_path, workers=1, progress=False, replays=2)
+    episodes = list(csv.DictReader(open(tmp_path / "episodes.csv")))
+    lost = [int(e["deal"]) for e in episodes if e["solver_won"] == "True" and e["won"] == "False"]
+    pages = sorted((tmp_path / "replays" / "greedy").glob("deal-*.html"))
+    assert [p.name for p in pages] == [f"deal-{n}.html" for n in sorted(lost[:2])]
+    replay = Replay.load(tmp_path / "replays" / "greedy" / f"deal-{lost[0]}.json")
+    assert replay.agent == "greedy" and len(replay.seen) == len(replay.moves) + 1
+    assert "could no longer be won" in pages[0].read_text()

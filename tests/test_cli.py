@@ -65,7 +65,9 @@ def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
         "episodes.csv",
         "benchmark.png",
         "run.json",  # the settings, for --resume
+        "replays",  # pages of lost deals the solver wins (--replays, default 3 per agent)
     }
+    assert sorted(p.name for p in (out / "replays").iterdir()) == ["greedy", "random"]
     with open(out / "benchmark.csv") as f:
         rows = {r["agent"]: r for r in csv.DictReader(f)}
     greedy = evaluate("greedy", "msc", "val[:8]").summary()

@@ -174,7 +174,9 @@ def test_bad_benchmark_input_fails_before_any_work(tmp_path, capsys, monkeypatch
 
 def test_rows_are_written_as_agents_finish_and_resume_goes_on(tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
+    # --replays 0: each evaluate() call here is an agent's run (replays would play deals again)
     common = ["benchmark", "--rules", "msc", "--seeds", "val[:4]", "--workers", "1"]
+    common += ["--replays", "0"]
     calls = []
 
     def fail_on_greedy(agent, *args, **kwargs):

@@ -50,6 +50,8 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     assert_blind_to_unseen_order(ScoutAgent(), rules, range(3))
     pimc = PimcAgent(samples=3, budget=3_000)
     assert_blind_to_unseen_order(pimc, rules, range(2), steps=40, shuffles=1)
+    consistent = PimcAgent(samples=3, budget=3_000, consistent=True)
+    assert_blind_to_unseen_order(consistent, rules, range(1), steps=40, shuffles=1)
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():
