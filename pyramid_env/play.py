@@ -49,7 +49,6 @@ from pyramid_env.engine.game import Game
 from pyramid_env.engine.layout import ROW_COL, ROWS, SLOTS, slot, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, PLACES, RECYCLE, STOCK, WASTE, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_move, stock_line
-from pyramid_env.engine.rules import StockPlay
 
 if TYPE_CHECKING:  # blessed is the optional `play` extra; only the terminal front end needs it
     from blessed import Terminal
@@ -280,7 +279,7 @@ class PlaySession:
             return f"{name} ({slot_name(place)})"
         if place == WASTE:
             return f"{name} (waste top)"
-        kind = "drawn" if s.rules.stock_play is StockPlay.DRAWN_AND_WASTE else "face-up stock"
+        kind = "drawn" if s.knobs.drawn_spot else "face-up stock"
         return f"{name} ({kind} card)"
 
     # -- the cursor --------------------------------------------------------------------------
@@ -645,8 +644,8 @@ def frame(term: Terminal, session: PlaySession, line: str, overlay: str | None =
     deck = _card(term, None, cursor == DECK, False, hidden="##" if s.stock_size else "--")
     piles = [f"stock{deck}{s.stock_size:<3}"]
     piles.append(f"waste{_card(term, s.card_at(WASTE), cursor == WASTE, picked == WASTE)}")
-    if s.rules.stock_play is not StockPlay.WASTE_TOP:
-        kind = "drawn" if s.rules.stock_play is StockPlay.DRAWN_AND_WASTE else "face-up"
+    if s.knobs.drawn_spot or s.knobs.face_up_top:
+        kind = "drawn" if s.knobs.drawn_spot else "face-up"
         piles.append(f"{kind}{_card(term, s.card_at(STOCK), cursor == STOCK, picked == STOCK)}")
     rows[_PILES_Y] = "  " + "   ".join(piles)
     rows[_PILES_Y + 1] = "  " + session.stock_text()

@@ -505,7 +505,9 @@ def page_data(replay: Replay, analysis: Analysis | None = None) -> dict[str, Any
         "deal": replay.deal,
         "rules": replay.rules.name,
         "rulesText": replay.rules.describe(),
-        "stockPlay": replay.rules.stock_play.value,
+        # What the second playable stock card is, as the rules' knobs say (not the mode's name).
+        "drawnSpot": replay.rules.knobs.drawn_spot,
+        "faceUpTop": replay.rules.knobs.face_up_top,
         "passes": replay.rules.passes,
         "agent": replay.agent,
         "cards": [CARD_NAMES[c] for c in states[0].deal.cards],
@@ -842,14 +844,14 @@ _JS = r"""
       }
     }
     // The stock: face down, or face up where the rules lay its top face up (msc).
-    const faceUpTop = D.stockPlay === "face-up-stock" && m.d >= 0 && m.d >= m.ptr;
+    const faceUpTop = D.faceUpTop && m.d >= 0 && m.d >= m.ptr;
     let top = m.stock.length ? card("back") : card(null);
     if (faceUpTop) top = card(cycle(m.d), hl.has(STOCK) ? "hl" : "");
     put($("stock-top"), top);
     $("stock-top").classList.toggle("hl", mv !== null && mv[1] === DRAW);
     $("stock-count").textContent = m.stock.length + " card" + (m.stock.length === 1 ? "" : "s");
     // The drawn card (two-card rules).
-    if (D.stockPlay === "drawn-and-waste") {
+    if (D.drawnSpot) {
       $("drawn-pile").hidden = false;
       const name = m.drawn && m.d >= 0 ? cycle(m.d) : null;
       put($("drawn"), card(name, name && hl.has(STOCK) ? "hl" : ""));
