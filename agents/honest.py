@@ -173,7 +173,7 @@ class PimcAgent:
         return True
 
     def __init__(
-        self, samples: int = 16, budget: int = 30_000, consistent: bool = False, name: str = "pimc"
+        self, samples: int = 32, budget: int = 30_000, consistent: bool = False, name: str = "pimc"
     ) -> None:
         """See the class docstring."""
         self.samples, self.budget, self.name = samples, budget, name
