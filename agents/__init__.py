@@ -20,7 +20,7 @@ name                agent
 ``scout``           draws through the first pass (Kings only), then the solver's line: honest,
                     it reads the stock only once it has all been seen
 ``pimc``            determinized search: samples the unseen stock order, plays the move that
-                    keeps most samples winnable (``samples=``, ``budget=``)
+                    keeps most samples winnable (``samples=``, ``budget=``, ``consistent=``)
 ``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
                     file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
                     a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`

@@ -29,7 +29,12 @@ python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experi
 # Honest play: the solver against scout and pimc per preset (about 10 min on 2 cores with the
 # fast extra), and pimc's win rate against its samples per decision.
 python experiments/hidden_cost.py --rules msc two-card three-pass two-pass one-pass relaxed unlimited --seeds "test[:1000]"
-python experiments/pimc_curve.py --rules one-pass two-pass msc --seeds "test[:1000]" --samples 4 8 16 32
+python experiments/pimc_curve.py --rules two-pass one-pass msc --seeds "test[:1000]" --samples 4 8 16 32
+python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 64
+python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 16 --consistent
+
+# The replay analysis checked on 100 lost games of winnable deals.
+python experiments/verify_replays.py --rules msc --agents pimc greedy --episodes 100 --seeds "test[:1000]"
 
 # The solver's verdicts on 10,000 deals per preset (checked against the shipped labels), and
 # on other pass limits.
