@@ -18,13 +18,17 @@ import argparse
 import json
 import os
 import sys
-import textwrap
 from collections.abc import Sequence
 
-from pyramid_env.engine import PRESETS, Deal, Game, PyramidError, to_deal
-from pyramid_env.engine.deal import decode_code
+from pyramid_env.engine import PyramidError
 from pyramid_env.engine.notation import format_board
-from pyramid_env.engine.rules import KNOBS, Goal, Rules, StockPlay, get_rules
+from pyramid_env.options import (
+    AGENTS,
+    HelpFormatter,
+    add_rule_args,
+    game_from_args,
+    rules_from_args,
+)
 
 # Help text is printed as written (RawDescriptionHelpFormatter), so it is plain text, with lines
 # under 80 characters to fit a default terminal.
@@ -81,35 +85,6 @@ examples:
   pyramid-env benchmark --seeds "test[:50]" --agents greedy solver --workers 1
   pyramid-env benchmark --rules msc --seeds "val[:200]" --out results/msc-val"""
 
-AGENTS = "{agents}"  # replaced by the list of agents, only when help is printed
-
-
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Plain help: descriptions as written, option help wrapped without breaking names.
-
-    ``{agents}`` in an option's help becomes the list of agents by kind. Listing them imports
-    the agents and reads the shipped networks, so it happens here, when
-    help is printed, not on every command. Option help is wrapped at spaces only: agent and
-    preset names have hyphens (``bc-ppo-msc``), and a name split across lines misleads.
-    """
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = super()._get_help_string(action)
-        if text and AGENTS in text:
-            from pyramid_env.benchmark import known_agents
-
-            kinds = known_agents()
-            text = text.replace(
-                AGENTS, "; ".join(f"{k}: {', '.join(n)}" for k, n in kinds.items() if n)
-            )
-        return text
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-
-_RULES_HELP = f"rule preset: {', '.join(PRESETS)} (default relaxed)"
-
 
 # Exit statuses (the README lists them): 0 done; 2 bad input, said on stderr before any work
 # (argparse uses 2 for bad options too); 1 a failure while working (a file that cannot be
@@ -125,58 +100,6 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--code", help="deal code, 'P1-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
     add_rule_args(p)
-
-
-def _passes(text: str) -> int | None:
-    """``--passes``: a whole number, or ``unlimited``."""
-    if text == "unlimited":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'unlimited'") from None
-
-
-def add_rule_args(p: argparse.ArgumentParser) -> None:
-    """``--rules`` and an option per rule knob of play (scoring and undo are not options)."""
-    p.add_argument("--rules", default="relaxed", metavar="PRESET", help=_RULES_HELP)
-    knobs = p.add_argument_group("rule knobs (override the preset's)")
-    knobs.add_argument("--passes", type=_passes, default=argparse.SUPPRESS, metavar="N",
-                       help="passes through the stock: a number, or 'unlimited'")  # fmt: skip
-    for knob, what in (
-        ("covering-pair", "a card may pair with a card covering it"),
-        ("dead-deal-ends-game", "the game ends once no stock card can ever help"),
-    ):
-        knobs.add_argument(f"--{knob}", action=argparse.BooleanOptionalAction,
-                           default=argparse.SUPPRESS, help=what)  # fmt: skip
-    for knob, enum, what in (
-        ("stock-play", StockPlay, "which stock cards are in play"),
-        ("goal", Goal, "clear the pyramid, or all 52 cards"),
-    ):
-        values = [e.value for e in enum]
-        knobs.add_argument(f"--{knob}", choices=values, metavar=knob.split("-")[-1].upper(),
-                           default=argparse.SUPPRESS,
-                           help=f"{what}: {', '.join(values)}")  # fmt: skip
-    knobs.add_argument("--draw-count", type=int, choices=(1, 3), default=argparse.SUPPRESS,
-                       help="cards turned per draw")  # fmt: skip
-    knobs.add_argument("--waste-start", type=int, choices=(0, 1), default=argparse.SUPPRESS,
-                       help="cards the deal turns onto the waste")  # fmt: skip
-
-
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The preset with the knobs given: the one place the command line builds rules."""
-    knobs = {k: v for k, v in vars(args).items() if k in KNOBS and k != "name"}
-    return get_rules(args.rules, **knobs)
-
-
-def game_from_args(args: argparse.Namespace) -> Game:
-    """The game the options name (``--deal``, ``--code`` or ``--cards``; deal 0 if none)."""
-    rules = rules_from_args(args)
-    # `is not None`, not truthiness: an empty --code is an error, never deal 0.
-    if args.code is not None:  # read as a code even when it is not one, for the right error
-        return Game(Deal(decode_code(args.code)), rules)
-    given = [v for v in (args.cards, args.deal) if v is not None]
-    return Game(to_deal(given[0] if given else 0), rules)
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -49,6 +49,7 @@ from pyramid_env.engine.game import Game
 from pyramid_env.engine.layout import ROW_COL, ROWS, SLOTS, slot, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, PLACES, RECYCLE, STOCK, WASTE, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_move, stock_line
+from pyramid_env.options import HelpFormatter, add_rule_args, game_from_args, rules_from_args
 
 if TYPE_CHECKING:  # blessed is the optional `play` extra; only the terminal front end needs it
     from blessed import Terminal
@@ -760,7 +761,6 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
     """The options of ``play``: a deal, the rules and their knobs, and the session's own."""
     # cli.py imports this module, so its helpers are imported late; the deal options are
     # cli's but for the default, which is a random deal here rather than deal 0.
-    from pyramid_env.cli import add_rule_args
 
     g = p.add_mutually_exclusive_group()
     g.add_argument("--deal", type=int, metavar="N",
@@ -786,8 +786,6 @@ def session_from_args(args: argparse.Namespace) -> PlaySession:
     Raises:
         PyramidError: bad options (a bad deal or rule, --resume with a deal, nothing to resume).
     """
-    from pyramid_env.cli import game_from_args, rules_from_args
-
     autosave = Path(args.save).expanduser()
     given = any(getattr(args, k) is not None for k in ("deal", "code", "cards"))
     deals = None if args.seed is None else seeded_deals(args.seed)
@@ -834,8 +832,6 @@ def run_play(args: argparse.Namespace) -> int:
 
 def main_play(argv: Sequence[str] | None = None) -> int:
     """``pyramid-env play`` on its own (``python -m pyramid_env.play``); the exit status."""
-    from pyramid_env.cli import HelpFormatter  # plain help, names not broken at hyphens
-
     parser = argparse.ArgumentParser(
         prog="pyramid-env play", description=PLAY_DESCRIPTION, formatter_class=HelpFormatter
     )

@@ -30,7 +30,7 @@ from typing import Any
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import CARD_NAMES
 from pyramid_env.engine.deal import DealLike, to_deal
-from pyramid_env.engine.errors import CardError, PyramidError, describe, is_int
+from pyramid_env.engine.errors import CardError, PyramidError, check_file_fields, describe, is_int
 from pyramid_env.engine.game import SAVE_FORMAT, Game
 from pyramid_env.engine.notation import format_move, parse_move
 from pyramid_env.engine.rules import Rules, get_rules
@@ -258,22 +258,10 @@ class Replay:
             RulesError: bad ``rules``, naming the knob. IllegalMove: a move that does not
                 replay, naming it.
         """
-        if not isinstance(data, Mapping):
-            raise CardError(f"replay {describe(data)} must be a dict, as Replay.to_dict() writes")
-        fmt, version = data.get("format"), data.get("version")
-        if fmt != REPLAY_FORMAT or not is_int(version) or version != REPLAY_VERSION:
-            raise CardError(
-                f"not a {REPLAY_FORMAT} v{REPLAY_VERSION} file: format={fmt!r}, version={version!r}"
-            )
-        unknown = sorted(repr(k) for k in set(data) - set(REPLAY_FIELDS))
-        if unknown:
-            raise CardError(
-                f"replay has unknown field(s) {', '.join(unknown)}; a replay has: "
-                f"{', '.join(REPLAY_FIELDS)}"
-            )
-        missing = [k for k in _REQUIRED if k not in data]
-        if missing:
-            raise CardError(f"replay is missing field(s): {', '.join(missing)}")
+        check_file_fields(
+            data, "replay", REPLAY_FORMAT, REPLAY_VERSION, REPLAY_FIELDS, _REQUIRED,
+            "Replay.to_dict()", "file",
+        )  # fmt: skip
         deal = data["deal"]
         if not isinstance(deal, str):
             raise _field_error("deal", deal, "it must be a deal code 'P1-...'")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+from collections.abc import Mapping, Sequence
 
 
 class PyramidError(ValueError):
@@ -60,3 +61,38 @@ def as_int(value: object, field: str, allowed: str, error: type[PyramidError]) -
 __all__ = [
     "CardError", "IllegalMove", "PyramidError", "RulesError", "as_int", "describe", "is_int",
 ]  # fmt: skip
+
+
+def check_file_fields(
+    data: object,
+    kind: str,
+    fmt: str,
+    version: int,
+    fields: Sequence[str],
+    required: Sequence[str],
+    writer: str,
+    noun: str,
+) -> None:
+    """The envelope of a versioned JSON file (a save, a replay): one statement of its checks.
+
+    ``data`` must be a dict with ``format`` ``fmt`` and ``version`` ``version``, no field outside
+    ``fields`` and every field of ``required``; the messages name ``kind`` (``"save"``), the
+    function that writes such a dict (``writer``) and what the file is called (``noun``).
+
+    Raises:
+        CardError: the first thing wrong, named.
+    """
+    if not isinstance(data, Mapping):
+        raise CardError(f"{kind} {describe(data)} must be a dict, as {writer} writes")
+    got, number = data.get("format"), data.get("version")
+    if got != fmt or not is_int(number) or number != version:
+        raise CardError(f"not a {fmt} v{version} {noun}: format={got!r}, version={number!r}")
+    unknown = sorted(repr(k) for k in set(data) - set(fields))
+    if unknown:
+        raise CardError(
+            f"{kind} has unknown field(s) {', '.join(unknown)}; a {kind} has: {', '.join(fields)}"
+        )
+    missing = [k for k in required if k not in data]
+    if missing:
+        raise CardError(f"{kind} is missing field(s): {', '.join(missing)}")
+

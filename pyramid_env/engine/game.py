@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import Deal, DealLike, deal_number, shuffled_deck, to_deal
-from pyramid_env.engine.errors import CardError, IllegalMove, PyramidError, describe, is_int
+from pyramid_env.engine.errors import (
+    CardError,
+    IllegalMove,
+    PyramidError,
+    check_file_fields,
+    describe,
+    is_int,
+)
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.moves import MOVES, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
@@ -258,22 +265,10 @@ class Game:
             RulesError: bad ``rules``, naming the knob.
             IllegalMove: a log entry that does not replay here, naming the entry.
         """
-        if not isinstance(data, Mapping):
-            raise CardError(f"save {describe(data)} must be a dict, as Game.to_dict() writes")
-        fmt, version = data.get("format"), data.get("version")
-        if fmt != SAVE_FORMAT or not is_int(version) or version != SAVE_VERSION:
-            raise CardError(
-                f"not a {SAVE_FORMAT} v{SAVE_VERSION} save: format={fmt!r}, version={version!r}"
-            )
-        unknown = sorted(repr(k) for k in set(data) - set(SAVE_FIELDS))
-        if unknown:
-            raise CardError(
-                f"save has unknown field(s) {', '.join(unknown)}; a save has: "
-                f"{', '.join(SAVE_FIELDS)}"
-            )
-        missing = [k for k in SAVE_FIELDS[:-1] if k not in data]
-        if missing:
-            raise CardError(f"save is missing field(s): {', '.join(missing)}")
+        check_file_fields(
+            data, "save", SAVE_FORMAT, SAVE_VERSION, SAVE_FIELDS, SAVE_FIELDS[:-1],
+            "Game.to_dict()", "save",
+        )  # fmt: skip
         rules = _in_field("rules", Rules.from_dict, data["rules"])
         cards = _in_field("deal", _saved_cards, data["deal"])
         number = data["deal_number"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -337,6 +338,23 @@ def astar_chunk(
     return NO_WIN, expanded
 
 
+def _grown_until_done(
+    chunk: Callable[[int], tuple[int, int]], grow: Callable[[], None], max_expand: int
+) -> tuple[int, int]:
+    """Run ``chunk`` (a compiled search) for up to ``max_expand`` expansions in all.
+
+    A chunk stops early with ``GROW`` when an array needs room; ``grow`` makes it, and the
+    search goes on where it stopped.
+    """
+    done = 0
+    while True:
+        result, n = chunk(max_expand - done)
+        done += n
+        if result != GROW:
+            return result, done
+        grow()
+
+
 class Search:
     """One A* run: the tables of a deal and rules, and the arrays the chunks share."""
 
@@ -382,16 +400,14 @@ class Search:
         Returns:
             ``(result, expanded)`` as :func:`astar_chunk` gives them (never ``GROW``).
         """
-        done = 0
-        while True:
-            result, n = astar_chunk(
+        return _grown_until_done(
+            lambda budget: astar_chunk(
                 *self.tables, self.hkeys, self.hvals, self.nodes, self.head, self.topg,
-                self.ent_node, self.ent_next, self.cnt, max_expand - done,
-            )  # fmt: skip
-            done += n
-            if result != GROW:
-                return result, done
-            self._grow()
+                self.ent_node, self.ent_next, self.cnt, budget,
+            ),  # fmt: skip
+            self._grow,
+            max_expand,
+        )
 
     def _grow(self) -> None:
         n_nodes, n_keys, n_ent = int(self.cnt[0]), int(self.cnt[1]), int(self.cnt[2])
@@ -657,16 +673,14 @@ class DepthFirst:
         Returns:
             ``(result, expanded)`` as :func:`dfs_chunk` gives them (never ``GROW``).
         """
-        done = 0
-        while True:
-            result, n = dfs_chunk(
+        return _grown_until_done(
+            lambda budget: dfs_chunk(
                 *self.tables, self.hkeys, self.lv_fields, self.lv_moves, self.lv_n, self.lv_i,
-                self.cnt, self.caches, self.cache_cnt, max_expand - done,
-            )  # fmt: skip
-            done += n
-            if result != GROW:
-                return result, done
-            self._grow()
+                self.cnt, self.caches, self.cache_cnt, budget,
+            ),  # fmt: skip
+            self._grow,
+            max_expand,
+        )
 
     def _grow(self) -> None:
         if self.cnt[0] + 2 >= len(self.lv_n):

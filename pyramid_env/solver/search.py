@@ -102,8 +102,9 @@ def dfs(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
 def dfs_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
     """The same verdict search in :mod:`pyramid_env.solver.kernel`, in chunks between checks.
 
-    The free-stock relaxation prunes the start position only (the kernel has none); every line
-    is replayed through the engine by :func:`~pyramid_env.solver.solve`.
+    The start position is pruned here, by the Python tests, since the kernel's stack starts
+    from a position it has entered; every line is replayed through the engine by
+    :func:`~pyramid_env.solver.solve`.
     """
     if pruned(s, info, FreeStock(s, info, limit)):
         return None
@@ -111,10 +112,7 @@ def dfs_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | Non
         info.prank, info.srank, s.knobs, info.slots_of, info.stock_of, info.need, s.fields()
     )
     while True:
-        chunk = 20_000
-        if limit.budget is not None:
-            chunk = min(chunk, limit.budget - limit.nodes + 1)
-        result, expanded = search.run(chunk)
+        result, expanded = search.run(limit.chunk())
         limit.add(expanded)
         if result == kernel.WIN:
             return search.line()

@@ -40,10 +40,7 @@ def astar_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | N
         h0,
     )  # fmt: skip
     while True:
-        chunk = 20_000
-        if limit.budget is not None:
-            chunk = min(chunk, limit.budget - limit.nodes + 1)
-        result, expanded = search.run(chunk)
+        result, expanded = search.run(limit.chunk())
         limit.add(expanded)
         if result >= 0:
             return search.line(result)

@@ -146,6 +146,15 @@ class Limit:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Budget
 
+    def chunk(self, size: int = 20_000) -> int:
+        """Expansions a compiled search may run before the next check.
+
+        ``size``, or fewer so that the budget is overrun by at most one position.
+        """
+        if self.budget is None:
+            return size
+        return min(size, self.budget - self.nodes + 1)
+
     def seconds(self) -> float:
         """Wall time since the search started."""
         return time.perf_counter() - self.start
