@@ -2,43 +2,52 @@
 
     python experiments/make_labels.py                       # all presets, val + test
     python experiments/make_labels.py --rules relaxed --shortest-limit 120 --workers 1
+    python experiments/make_labels.py --backend ray --address auto     # on a Ray cluster
 
 One CSV per preset in ``pyramid_env/labels/`` (shipped with the package, read by
 ``pyramid_env.seeds.labels``): ``deal, verdict, steps, shortest``. ``verdict`` is ``win``,
 ``loss`` or ``unknown`` (the verdict search ran out of ``--time-limit``); ``steps`` is the length
 of the winning line found; ``shortest`` is filled only when ``--shortest-limit`` is given and
 the shortest search finished within it (the shipped files have it for every winnable deal:
-about 20 minutes a preset on one process with the compiled search, the ``fast`` extra). Deals are
-spread over ``--workers`` processes; each deal is solved on its own, so the file does not depend
-on the number of workers.
+about 20 minutes a preset on one process with the compiled search, the ``fast`` extra).
+
+Deals go out in chunks to ``--workers`` processes (``--backend local``) or Ray tasks
+(``--backend ray``, ``--address`` for a cluster); each finished chunk is written at once to
+``--chunks/<preset>/``, so a stopped run goes on with ``--resume`` and loses none. Each deal is
+solved on its own, so the files do not depend on the backend, the workers or the chunking.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import time
 from pathlib import Path
 
-from tqdm import tqdm
-
+from pyramid_env.engine import PyramidError
 from pyramid_env.engine.rules import PRESETS
+from pyramid_env.options import add_backend_args
 from pyramid_env.seeds import LABELLED, SEED_SETS
 from pyramid_env.solver import Verdict, solve
-from pyramid_env.workers import process_pool
+from pyramid_env.sweep import SETTINGS_FILE, ChunkStore, check_backend, sweep
 
 OUT = Path(__file__).parents[1] / "pyramid_env" / "labels"
 
 
-def label(job: tuple[str, int, float, float]) -> tuple[int, str, int | None, int | None]:
-    """``(deal, verdict, steps, shortest)`` of one deal (a process-pool task)."""
-    rules, deal, time_limit, shortest_limit = job
-    sol = solve(deal, rules, time_limit=time_limit)
-    shortest = None
-    if sol.status is Verdict.WIN and shortest_limit > 0:
-        best = solve(deal, rules, shortest=True, time_limit=shortest_limit)
-        shortest = best.steps if best.status is Verdict.WIN else None
-    return deal, sol.status.value, sol.steps, shortest
+def label_chunk(
+    rules: str, time_limit: float, shortest_limit: float, deals: list[int]
+) -> list[list]:
+    """``[verdict, steps, shortest]`` per deal (a sweep chunk)."""
+    out = []
+    for deal in deals:
+        sol = solve(deal, rules, time_limit=time_limit)
+        shortest = None
+        if sol.status is Verdict.WIN and shortest_limit > 0:
+            best = solve(deal, rules, shortest=True, time_limit=shortest_limit)
+            shortest = best.steps if best.status is Verdict.WIN else None
+        out.append([sol.status.value, sol.steps, shortest])
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
@@ -48,26 +57,55 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
     p.add_argument("--limit", type=int, help="only the first N deals of each set (for tests)")
     p.add_argument("--time-limit", type=float, default=600.0, help="seconds per verdict")
     p.add_argument("--shortest-limit", type=float, default=0.0, help="seconds per shortest")
-    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument(
+        "--chunks",
+        type=Path,
+        default=Path("results/make_labels"),
+        help="where finished chunks are kept until a preset's file is written",
+    )
+    p.add_argument("--chunk", type=int, default=50, help="deals per task (default 50)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the chunks a stopped run with the same settings wrote",
+    )
+    add_backend_args(p, workers=2, what="run")
     args = p.parse_args(argv)
+    try:
+        where = check_backend(args.backend, args.workers, args.address)
+    except PyramidError as err:
+        p.error(str(err))
     args.out.mkdir(parents=True, exist_ok=True)
     deals = sorted(n for name in args.sets for n in SEED_SETS[name][: args.limit])
     counts = {}
-    with process_pool(args.workers) as pool:
-        for rules in args.rules:
-            start = time.time()
-            jobs = [(rules, n, args.time_limit, args.shortest_limit) for n in deals]
-            rows = list(
-                tqdm(pool.map(label, jobs, chunksize=8), total=len(jobs), desc=rules, unit="deal")
+    for rules in args.rules:
+        start = time.time()
+        store = args.chunks / rules
+        settings = {"rules": rules, "time_limit": args.time_limit,
+                    "shortest_limit": args.shortest_limit}  # fmt: skip
+        try:
+            results = sweep(
+                functools.partial(label_chunk, rules, args.time_limit, args.shortest_limit),
+                deals,
+                backend=where,
+                chunk_size=args.chunk,
+                store=store,
+                settings=settings,
+                resume=args.resume and (store / SETTINGS_FILE).exists(),
+                progress=rules,
             )
-            with open(args.out / f"{rules}.csv", "w", newline="") as f:
-                w = csv.writer(f)
-                w.writerow(["deal", "verdict", "steps", "shortest"])
-                w.writerows(rows)
-            counts[rules] = {v: sum(r[1] == v for r in rows) for v in ("win", "loss", "unknown")}
-            counts[rules]["shortest"] = sum(r[3] is not None for r in rows)
-            print(f"{rules}: {counts[rules]} in {time.time() - start:.0f} s", flush=True)
+        except PyramidError as err:  # a resumed run of other settings
+            p.error(str(err))
+        rows = [[n, *r] for n, r in zip(deals, results, strict=True)]
+        with open(args.out / f"{rules}.csv", "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["deal", "verdict", "steps", "shortest"])
+            w.writerows(rows)
+        ChunkStore(store, settings, resume=True).clear()  # the file holds them all now
+        counts[rules] = {v: sum(r[1] == v for r in rows) for v in ("win", "loss", "unknown")}
+        counts[rules]["shortest"] = sum(r[3] is not None for r in rows)
+        print(f"{rules}: {counts[rules]} in {time.time() - start:.0f} s", flush=True)
     return counts
 
 

@@ -1,40 +1,52 @@
-"""Share of winnable deals per preset, with a 95% Wilson interval and time per deal.
+"""Share of winnable deals per preset, with a 95% Wilson interval, time and CPU per deal.
 
     python experiments/winnability.py --rules relaxed unlimited msc two-card --deals 10000
+    python experiments/winnability.py --rules relaxed --deals 1000000 --workers 2 --backend ray
 
 The solver knows the stock order, so "winnable" means winnable by a player who could see it:
 the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
 ``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
 interval is over the decided deals. ``--passes N`` (or ``unlimited``) changes every preset's
 pass limit (``msc passes=2``). The search is the compiled one where numba is installed;
-``--python`` runs the pure-Python reference instead (for a same-run speed ratio). Every verdict
-on a deal the package ships a label for (``val`` and ``test``, unchanged presets) is checked
-against it: a mismatch is reported and makes the script exit 1. Writes ``winnability.csv``
-(one row per deal) and ``winnability.md`` (the table) to ``--out``. ``--merge a.csv b.csv``
-rebuilds the table from the CSVs of runs over disjoint deal ranges (a long run split across
-cores).
+``--python`` runs the pure-Python reference instead (for a same-run speed ratio). Each winning
+line is replayed through the engine's checked moves (an assertion), unless ``--no-check``: on a
+fast preset the check costs five times the search, so runs of millions of deals skip it. Every
+verdict on a deal the package ships a label for (``val`` and ``test``, unchanged presets) is
+checked against it: a mismatch is reported and makes the script exit 1.
+
+The deals go out in chunks of ``--chunk`` to ``--workers`` processes (``--backend local``) or
+Ray tasks (``--backend ray``, a local Ray instance, or ``--address`` for a cluster); each
+finished chunk is written to ``--out/chunks/<rules>/`` at once, so a run that is stopped or
+killed loses none: the same command with ``--resume`` plays only the deals not yet solved. The
+rows are the same whatever the backend, the workers or the chunking (each deal is solved on its
+own). Writes ``winnability.csv`` (one row per deal) and ``winnability.md`` (the table) to
+``--out``, then removes the chunks. ``--merge a.csv b.csv`` rebuilds the table from the CSVs of
+runs over disjoint deal ranges.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import functools
 import math
-import platform
+import shutil
 import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
-from pyramid_env.engine import Rules, get_rules
+from pyramid_env.benchmark import machine
+from pyramid_env.engine import PyramidError, Rules, get_rules
 from pyramid_env.evaluation import wilson
+from pyramid_env.options import add_backend_args
 from pyramid_env.seeds import labels
 from pyramid_env.solver import Verdict, solve
+from pyramid_env.sweep import Backend, check_backend, sweep
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     rules: str
     deal: int
@@ -42,21 +54,57 @@ class Row:
     steps: int | None
     nodes: int
     seconds: float
+    cpu: float  # CPU seconds of the deal in its process (solve and its checks)
+
+
+def solve_chunk(
+    rules: Rules, time_limit: float | None, python: bool, check: bool, deals: list[int]
+) -> list[list]:
+    """``[status, steps, nodes, seconds, cpu]`` per deal: one sweep chunk."""
+    compiled = False if python else None
+    out = []
+    for n in deals:
+        cpu = time.process_time()
+        sol = solve(n, rules, time_limit=time_limit, check=check, compiled=compiled)
+        out.append([sol.status.value, sol.steps, sol.nodes, sol.seconds,
+                    time.process_time() - cpu])  # fmt: skip
+    return out
 
 
 def run(
-    rules: Rules, first: int, deals: int, time_limit: float | None, python: bool = False
+    rules: Rules,
+    first: int,
+    deals: int,
+    time_limit: float | None,
+    python: bool = False,
+    *,
+    check: bool = True,
+    backend: Backend | None = None,
+    chunk: int = 500,
+    store: Path | None = None,
+    resume: bool = False,
 ) -> tuple[list[Row], list[int]]:
     """Solve each deal; returns the rows and the deals whose verdict differs from its label."""
-    rows, wrong = [], []
+    numbers = range(first, first + deals)
+    settings = {"rules": rules.to_dict(), "time_limit": time_limit, "python": python,
+                "check": check}  # fmt: skip
+    results = sweep(
+        functools.partial(solve_chunk, rules, time_limit, python, check),
+        numbers,
+        backend=backend or Backend(),
+        chunk_size=chunk,
+        store=store,
+        settings=settings if store else None,
+        resume=resume,
+        progress=rules.name,
+    )
     known = labels(rules.name)  # empty for rules that are not an unchanged preset
-    compiled = False if python else None
-    for n in tqdm(range(first, first + deals), desc=rules.name, unit="deal", leave=False):
-        sol = solve(n, rules, time_limit=time_limit, check=True, compiled=compiled)
-        rows.append(Row(rules.name, n, sol.status.value, sol.steps, sol.nodes, sol.seconds))
+    rows, wrong = [], []
+    for n, (status, steps, nodes, seconds, cpu) in zip(numbers, results, strict=True):
+        rows.append(Row(rules.name, n, status, steps, nodes, seconds, cpu))
         label = known.get(n)
-        if label is not None and label.won is not None and sol.status is not Verdict.UNKNOWN:
-            if label.won != (sol.status is Verdict.WIN):
+        if label is not None and label.won is not None and status != Verdict.UNKNOWN:
+            if label.won != (status == Verdict.WIN):
                 wrong.append(n)
     return rows, wrong
 
@@ -79,19 +127,22 @@ def summary(rows: list[Row]) -> dict[str, float | int | str]:
         "p99_ms": 1000 * times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)],
         "max_ms": 1000 * times[-1],
         "total_s": sum(times),
+        "cpu_per_million_h": sum(r.cpu for r in rows) / len(rows) * 1e6 / 3600,
     }
 
 
 def markdown(rows: list[dict]) -> str:
     lines = [
-        "| preset | deals | winnable | 95% CI | unknown | median | p99 | max | total |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| preset | deals | winnable | 95% CI | unknown | median | p99 | max | total "
+        "| CPU / 10⁶ deals |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in rows:
         lines.append(
             f"| `{s['rules']}` | {s['deals']:,} | {s['share']:.1%} | "
             f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | {s['unknown']} | {s['median_ms']:.1f} ms | "
-            f"{s['p99_ms']:.0f} ms | {s['max_ms'] / 1000:.2f} s | {s['total_s']:.0f} s |"
+            f"{s['p99_ms']:.0f} ms | {s['max_ms'] / 1000:.2f} s | {s['total_s']:.0f} s | "
+            f"{s['cpu_per_million_h']:.2f} h |"
         )
     return "\n".join(lines)
 
@@ -101,11 +152,24 @@ def main(argv: list[str] | None = None) -> dict | list:
     p.add_argument("--rules", nargs="+", default=["relaxed"])
     p.add_argument("--passes", default=None, help="an int, or 'unlimited', for every preset")
     p.add_argument("--python", action="store_true", help="the pure-Python reference search")
+    p.add_argument(
+        "--no-check",
+        action="store_true",
+        help="do not replay each winning line through the engine's checked moves (the check "
+        "costs most of a fast preset's time: for runs of millions of deals)",
+    )
     p.add_argument("--deals", type=int, default=10_000)
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--time-limit", type=float, default=None, help="seconds per deal")
     p.add_argument("--out", type=Path, default=Path("results/winnability"))
     p.add_argument("--merge", nargs="+", type=Path, help="CSVs of earlier runs to combine")
+    p.add_argument("--chunk", type=int, default=500, help="deals per task (default 500)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the chunks a stopped run with the same settings wrote to --out",
+    )
+    add_backend_args(p, workers=1, what="run")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -124,6 +188,7 @@ def main(argv: list[str] | None = None) -> dict | list:
                             steps,
                             int(r["nodes"]),
                             float(r["seconds"]),
+                            float(r.get("cpu") or "nan"),  # older CSVs have no cpu column
                         )
                     )
         deals = [r.deal for r in all_rows]
@@ -136,9 +201,20 @@ def main(argv: list[str] | None = None) -> dict | list:
     if args.passes is not None:
         knobs["passes"] = None if args.passes == "unlimited" else int(args.passes)
     mismatches = {}
+    try:
+        where = check_backend(args.backend, args.workers, args.address)
+    except PyramidError as err:
+        p.error(str(err))
+    stores = []
     for name in [] if args.merge else args.rules:
-        rows, wrong = run(get_rules(name, **knobs), args.first, args.deals, args.time_limit,
-                          args.python)  # fmt: skip
+        rules = get_rules(name, **knobs)
+        stores.append(args.out / "chunks" / rules.name.replace(" ", "_"))
+        try:
+            rows, wrong = run(rules, args.first, args.deals, args.time_limit, args.python,
+                              check=not args.no_check, backend=where, chunk=args.chunk,
+                              store=stores[-1], resume=args.resume)  # fmt: skip
+        except PyramidError as err:  # --resume with no run to resume, or one of other settings
+            p.error(str(err))
         if wrong:
             mismatches[rows[0].rules] = wrong
             print(f"{rows[0].rules}: verdicts differ from the labels on deals {wrong}")
@@ -147,14 +223,21 @@ def main(argv: list[str] | None = None) -> dict | list:
         print(markdown(summaries[-1:]).splitlines()[-1], flush=True)
     with open(args.out / "winnability.csv", "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["rules", "deal", "status", "steps", "nodes", "seconds"])
+        writer.writerow(["rules", "deal", "status", "steps", "nodes", "seconds", "cpu"])
         for r in all_rows:
-            writer.writerow([r.rules, r.deal, r.status, r.steps, r.nodes, f"{r.seconds:.6f}"])
+            writer.writerow([r.rules, r.deal, r.status, r.steps, r.nodes, f"{r.seconds:.6f}",
+                             f"{r.cpu:.6f}"])  # fmt: skip
+    for folder in stores:  # every row is in the CSV now
+        shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (args.out / "chunks").rmdir()
     table = markdown(summaries)
     search = "pure-Python search" if args.python else "compiled search where numba is installed"
+    on = "merged runs" if args.merge else f"{where.name} backend, {where.workers} worker(s)"
     note = (
         f"deals {args.first}..{args.first + args.deals - 1}, time limit {args.time_limit} s, "
-        f"{search}, Python {platform.python_version()}, {time.time() - start:.0f} s wall; "
+        f"{search}, winning lines {'not ' if args.no_check else ''}replayed through the engine, "
+        f"{on}, {machine()}, {time.time() - start:.0f} s wall; "
         f"label mismatches: {mismatches or 'none'}"
     )
     (args.out / "winnability.md").write_text(f"{table}\n\n{note}\n")

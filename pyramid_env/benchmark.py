@@ -48,6 +48,7 @@ from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.evaluation import MAX_DEALS, Report, evaluate
 from pyramid_env.seeds import seed_set
+from pyramid_env.sweep import SETTINGS_FILE, Backend, check_backend
 
 # The four kinds of agent, in table order, with what sets each apart (the note under the table
 # says it, so a reader does not compare a clairvoyant agent with the rest unawares).
@@ -188,13 +189,22 @@ def _count(n: int, noun: str, plural: str = "") -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
+def _where(backend: Backend) -> str:
+    """Where the deals are played, in words: ``"2 processes per agent"``."""
+    if backend.name == "local":
+        return f"{_count(backend.workers, 'process', 'processes')} per agent"
+    if backend.address:
+        return f"Ray tasks on the cluster at {backend.address}"
+    return f"Ray tasks on a local Ray instance of {_count(backend.workers, 'CPU')}"
+
+
 def plan(
     rules: str | Rules,
     seeds: str,
     agents: list[str],
     observe_stock: str,
     out: str | Path,
-    workers: int,
+    workers: int | Backend,
     replays: int = 0,
 ) -> str:
     """What a run is about to do, printed before any work so a wrong option shows at once.
@@ -205,7 +215,7 @@ def plan(
         agents: the agent names, in the order they will run.
         observe_stock: ``"seen"`` or ``"full"``.
         out: the output folder.
-        workers: processes per agent.
+        workers: processes per agent, or a :class:`~pyramid_env.sweep.Backend`.
         replays: lost-but-winnable deals kept as pages per agent.
 
     Returns:
@@ -215,6 +225,7 @@ def plan(
         PyramidError: an unknown preset, seed spec or agent name.
     """
     n = len(seed_set(seeds))
+    where = _where(workers if isinstance(workers, Backend) else Backend("local", workers))
     view = {"seen": "the cards turned so far", "full": "the whole order"}.get(observe_stock, "")
     groups: dict[str, list[str]] = {kind: [] for kind in KINDS}
     for name in agents:
@@ -233,7 +244,7 @@ def plan(
         f"  deals        {seeds} ({_count(n, 'deal')})",
         f"  stock order  {observe_stock}: agents see {view}; trained policies keep the view they",
         "               were trained with; clairvoyant agents read the whole order",
-        f"  workers      {_count(workers, 'process', 'processes')} per agent",
+        f"  workers      {where}",
         f"  agents       {listed[0] if listed else '(none)'}",
         *(f"               {line}" for line in listed[1:]),
         f"  output       {out}/ ({files})",
@@ -382,14 +393,16 @@ def _previous(out: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
     """
     try:
         earlier = json.loads((out / RUN_FILE).read_text())
-        with open(out / "benchmark.csv", newline="") as f:
-            # A row cut short by a stop mid-write has missing (None) or extra fields: the
-            # agent did not finish, so it plays again.
-            rows = [
-                {k: _csv_value(v) for k, v in row.items()}
-                for row in csv.DictReader(f)
-                if None not in row and None not in row.values()
-            ]
+        rows = []
+        if (out / "benchmark.csv").exists():  # none if stopped during the first agent
+            with open(out / "benchmark.csv", newline="") as f:
+                # A row cut short by a stop mid-write has missing (None) or extra fields: the
+                # agent did not finish, so it plays again.
+                rows = [
+                    {k: _csv_value(v) for k, v in row.items()}
+                    for row in csv.DictReader(f)
+                    if None not in row and None not in row.values()
+                ]
     except (OSError, ValueError) as err:
         raise PyramidError(
             f"--resume: {out} holds no benchmark to resume ({err}); run without --resume"
@@ -413,6 +426,8 @@ def run(
     progress: bool = True,
     resume: bool = False,
     replays: int = 3,
+    backend: str = "local",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Evaluate each agent on the deals, write the outputs and return the summaries.
 
@@ -431,11 +446,17 @@ def run(
         out: the output folder; default ``results/benchmark/<rules name>`` (spaces as ``_``).
         workers: processes per agent.
         progress: show progress bars (needs tqdm, the ``bench`` extra).
-        resume: keep the agents an earlier run with the same settings finished in ``out``.
+        resume: keep the agents an earlier run with the same settings finished in ``out``,
+            and the chunks of deals the agent it stopped in had finished.
         replays: for each agent, this many of the deals it lost that the solver wins are
             played again, kept and analysed: ``out/replays/<agent>/deal-<n>.html`` (the page,
             with the move after which the deal could no longer be won marked) and ``.json``
             (the replay). 0 for none.
+        backend: ``"local"`` (``workers`` processes here) or ``"ray"`` (Ray tasks, the ``ray``
+            extra: a local Ray instance of ``workers`` CPUs, or the cluster at ``address``).
+            Either way each finished chunk of deals is kept in ``out/chunks/<agent>/`` until
+            the agent's rows are written, so ``resume`` loses none.
+        address: a Ray cluster's address, for ``backend="ray"``.
 
     Returns:
         One summary per agent (``Report.summary()`` with a ``kind``), in table order.
@@ -455,6 +476,7 @@ def run(
         raise PyramidError(f"--observe-stock {observe_stock!r}: one of seen, full")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise PyramidError(f"--workers {workers!r} must be an int >= 1")
+    where = check_backend(backend, workers, address)
     if isinstance(replays, bool) or not isinstance(replays, int) or replays < 0:
         raise PyramidError(f"--replays {replays!r} must be an int >= 0")
     made, skipped = _make_agents(list(agents or default_agents(preset)))
@@ -469,7 +491,7 @@ def run(
     done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
     if resume:
         _keep_episodes(out / "episodes.csv", set(done))
-    print(plan(preset, seeds, names, observe_stock, out, workers, replays), flush=True)
+    print(plan(preset, seeds, names, observe_stock, out, where, replays), flush=True)
     if done:
         kept = [a for a in names if made[a].name in done]
         print(f"  resumed      {', '.join(kept) or '(none)'} (from {out}/)")
@@ -480,6 +502,7 @@ def run(
         for stale in FILES:
             (out / stale).unlink(missing_ok=True)
         shutil.rmtree(out / "replays", ignore_errors=True)
+        shutil.rmtree(out / "chunks", ignore_errors=True)
     # Rows are keyed by the agent's own name (a .npz path plays as its file's stem).
     todo = [name for name in names if made[name].name not in done]
     bar = None
@@ -488,27 +511,39 @@ def run(
 
         bar = tqdm(total=len(todo), desc="agents", unit="agent", leave=False)
     for name in todo:
+        chunks = out / "chunks" / made[name].name.replace("/", "_")
         report = evaluate(
-            made[name], preset, seeds, observe_stock, workers=workers, progress=progress
+            made[name],
+            preset,
+            seeds,
+            observe_stock,
+            workers=workers,
+            progress=progress,
+            backend=where.name,
+            address=where.address,
+            store=chunks,
+            resume=(chunks / SETTINGS_FILE).exists(),  # only after a stop: a fresh run cleared it
         )
         row = done[report.agent] = {"agent": report.agent, "kind": agent_kind(name)}
         row |= report.summary()
         # Episodes first: the summary row is what marks an agent done for --resume.
         _append(out / "episodes.csv", [{"agent": report.agent} | e for e in report.rows()])
         _append(out / "benchmark.csv", [row])
+        shutil.rmtree(chunks, ignore_errors=True)  # the rows hold it all now
         if replays:
             _write_replays(made[name], preset, report, observe_stock, replays, out / "replays")
         if bar:
             bar.update()
     if bar:
         bar.close()
+    shutil.rmtree(out / "chunks", ignore_errors=True)  # every agent's rows are written
     summaries = [done[made[name].name] for name in names]
     kinds = ", ".join(f"{kind} ({why})" for kind, why in KINDS.items())
     missing = f"; skipped (unusable files): {', '.join(a for a, _ in skipped)}" if skipped else ""
     note = textwrap.fill(
         f"`{rules}`, deals {seeds} ({n}); stock order: what each agent may see of it "
         f"(`seen`: cards turned so far; `full`: all; `clairvoyant`: the oracles); kind: "
-        f"{kinds}; {machine()}; {_count(workers, 'worker')}; {time.time() - start:.0f} s wall"
+        f"{kinds}; {machine()}; {_where(where)}; {time.time() - start:.0f} s wall"
         f"{missing}",
         width=100,
         break_on_hyphens=False,

@@ -25,6 +25,7 @@ from pyramid_env.engine.notation import format_board
 from pyramid_env.options import (
     AGENTS,
     HelpFormatter,
+    add_backend_args,
     add_rule_args,
     game_from_args,
     rules_from_args,
@@ -140,6 +141,8 @@ def _benchmark(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         resume=args.resume,
         replays=args.replays,
+        backend=args.backend,
+        address=args.address,
     )
     return 0
 
@@ -209,9 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument(
         "--out", metavar="DIR", help="output folder (default results/benchmark/PRESET)"
     )
-    bench.add_argument(
-        "--workers", type=int, default=2, metavar="N", help="processes per agent (default 2)"
-    )
+    add_backend_args(bench)
     bench.add_argument(
         "--replays",
         type=int,
@@ -224,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument(
         "--resume",
         action="store_true",
-        help="keep the agents a stopped run with the same settings finished in --out",
+        help="keep the agents a stopped run with the same settings finished in --out, and the "
+        "chunks of deals the agent it stopped in had finished",
     )
     bench.set_defaults(func=_benchmark)
     from pyramid_env.play import PLAY_DESCRIPTION, add_play_args, run_play

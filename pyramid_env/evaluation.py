@@ -19,12 +19,14 @@ them: evaluation raises rather than report it.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import operator
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from pyramid_env.engine.state import why_illegal
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.replay import Replay
 from pyramid_env.seeds import labels, seed_set
-from pyramid_env.workers import process_pool
+from pyramid_env.sweep import check_backend, sweep
 
 MAX_DEALS = 10_000_000  # an evaluation holds its episodes in memory: a bound with room to spare
 
@@ -184,14 +186,15 @@ def _play(
 def _play_chunk(
     agent: Agent,
     rules: Rules,
-    deals: list[int],
     env_kwargs: dict[str, Any],
     seed: int,
-    record: frozenset[int] | bool = False,
-) -> list[tuple[bool, int, int, int, bool, float, Replay | None]]:
-    """Play ``deals`` in this process: each outcome, its CPU seconds and maybe its replay.
+    record: frozenset[int] | bool,
+    deals: list[int],
+) -> list[list[Any]]:
+    """Play ``deals`` in this process (a :func:`~pyramid_env.sweep.sweep` chunk).
 
-    A replay is kept for the deals in ``record`` (for all of them if ``True``).
+    One row per deal: the outcome, its CPU seconds and its replay as a dict (or ``None``); a
+    replay is kept for the deals in ``record`` (for all of them if ``True``).
     """
     env = PyramidEnv(rules, **env_kwargs)
     out = []
@@ -199,7 +202,8 @@ def _play_chunk(
         start = time.process_time()
         keep = record is True or (record is not False and n in record)
         outcome, replay = _play(agent, env, n, seed, keep)
-        out.append((*outcome, time.process_time() - start, replay))
+        kept = replay.to_dict() if replay is not None else None
+        out.append([*outcome, time.process_time() - start, kept])
     return out
 
 
@@ -237,6 +241,11 @@ def evaluate(
     progress: bool = False,
     solver_time_limit: float | None = 60.0,
     replays: bool | Iterable[int] = False,
+    backend: str = "local",
+    address: str | None = None,
+    chunk_size: int | None = None,
+    store: str | Path | None = None,
+    resume: bool = False,
 ) -> Report:
     """Play ``agent`` on every deal of ``seeds`` and report per-deal outcomes and a summary.
 
@@ -251,13 +260,23 @@ def evaluate(
         max_steps: the env's step limit per deal.
         seed: the agent's random seed (combined with each deal number).
         workers: processes to spread the deals over (the agent is pickled to each); each
-            runs its BLAS and torch on ``cpu_count // workers`` threads.
+            runs its BLAS and torch on ``cpu_count // workers`` threads. With
+            ``backend="ray"``, the CPUs of the local Ray instance.
         progress: show a progress bar (needs tqdm, the ``bench`` extra).
         solver_time_limit: seconds per deal when a solver verdict must be computed.
         replays: keep the games of these deals (``True``: of every deal) as
             :class:`~pyramid_env.replay.Replay` records in ``Report.replays``, to watch with
             ``pyramid-env replay`` or :func:`~pyramid_env.replay.write_html`. They cost one
             checked replay of the moves each; the outcomes are the same either way.
+        backend: ``"local"`` (this machine's processes) or ``"ray"`` (Ray tasks: the ``ray``
+            extra); see :mod:`pyramid_env.sweep`. The figures do not depend on it.
+        address: a Ray cluster's address (``"auto"``, ``"ray://host:10001"``) for
+            ``backend="ray"``; default a local Ray instance of ``workers`` CPUs.
+        chunk_size: deals per task; default up to 50, fewer when there are few deals.
+        store: a folder where each finished chunk of episodes is written at once, so a run
+            that is killed keeps them (see ``resume``).
+        resume: take the episodes already in ``store`` (from a run of the same agent name,
+            rules, env options and seed) and play only the other deals.
 
     Returns:
         A :class:`Report`.
@@ -278,8 +297,7 @@ def evaluate(
     for field_, value in (("seed", seed), ("workers", workers)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise PyramidError(f"{field_}={value!r} ({type(value).__name__}) must be an int")
-    if workers < 1:
-        raise PyramidError(f"workers={workers} must be >= 1")
+    where = check_backend(backend, workers, address)
     if seed < 0:
         raise PyramidError(f"seed={seed} must be >= 0")
     if solver_time_limit is not None and not (
@@ -309,31 +327,24 @@ def evaluate(
     PyramidEnv(rules, **env_kwargs)  # every env argument checked here, before any work
     # What the agent knows of the stock order: the env's view, or all of it for an oracle.
     view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
-    size = max(1, min(50, math.ceil(len(deals) / workers)))
-    chunks = [deals[i : i + size] for i in range(0, len(deals), size)]
-    workers = min(workers, len(chunks))  # no process without a chunk to play
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(deals), desc=agent.name, unit="deal", leave=False)
-    results: list[tuple[bool, int, int, int, bool, float, Replay | None]] = []
-    if workers > 1:
-        with process_pool(workers) as pool:  # BLAS and torch threads: a share of the cores
-            futures = [
-                pool.submit(_play_chunk, agent, rules, c, env_kwargs, seed, record) for c in chunks
-            ]
-            for fut, c in zip(futures, chunks, strict=True):
-                results += fut.result()
-                if bar:
-                    bar.update(len(c))
-    else:
-        for c in chunks:
-            results += _play_chunk(agent, rules, c, env_kwargs, seed, record)
-            if bar:
-                bar.update(len(c))
-    if bar:
-        bar.close()
+    settings = {
+        "agent": agent.name,
+        "rules": rules.to_dict(),
+        "env": env_kwargs,
+        "seed": seed,
+        "replays": record if isinstance(record, bool) else sorted(record),
+    }
+    play = functools.partial(_play_chunk, agent, rules, env_kwargs, seed, record)
+    results = sweep(
+        play,
+        deals,
+        backend=where,
+        chunk_size=chunk_size,
+        store=store,
+        settings=settings,
+        resume=resume,
+        progress=agent.name if progress else None,
+    )
     verdicts = solver_labels(rules, deals, solver_time_limit)
     episodes = [
         Episode(n, *r[:5], verdicts[n], cpu=r[5]) for n, r in zip(deals, results, strict=True)
@@ -345,7 +356,9 @@ def evaluate(
                 "lost: a bug in the solver or the engine"
             )
     label = seeds if isinstance(seeds, str) else f"{len(deals)} deals"
-    kept = {n: r[6] for n, r in zip(deals, results, strict=True) if r[6] is not None}
+    kept = {
+        n: Replay.from_dict(r[6]) for n, r in zip(deals, results, strict=True) if r[6] is not None
+    }
     seconds = time.perf_counter() - start
     return Report(agent.name, rules.name, view, label, episodes, seconds, kept)
 

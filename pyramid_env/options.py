@@ -95,3 +95,30 @@ def game_from_args(args: argparse.Namespace) -> Game:
         return Game(Deal(decode_code(args.code)), rules)
     given = [v for v in (args.cards, args.deal) if v is not None]
     return Game(to_deal(given[0] if given else 0), rules)
+
+
+def add_backend_args(p: argparse.ArgumentParser, workers: int = 2, what: str = "agent") -> None:
+    """``--workers``, ``--backend`` and ``--address``: where a sweep's chunks of deals run.
+
+    Shared by ``pyramid-env benchmark`` and the experiment scripts (winnability, labels), so
+    every sweep command takes them alike; :func:`pyramid_env.sweep.check_backend` checks them.
+    """
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=workers,
+        metavar="N",
+        help=f"processes per {what}, or the CPUs of a local Ray instance (default {workers})",
+    )
+    p.add_argument(
+        "--backend",
+        default="local",
+        choices=["local", "ray"],
+        help="local: this machine's processes; ray: Ray tasks (the ray extra), on a local Ray "
+        "instance or the cluster at --address (default local)",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="a running Ray cluster to use (auto, or ray://HOST:10001), with --backend ray",
+    )

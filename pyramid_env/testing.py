@@ -132,3 +132,21 @@ def check_rollout(
         replay.undo()
         assert replay.state == history[-1 - back], f"undo {back} did not restore the position"
     return game
+
+
+def squares_crashing_once(marker: str, crash_at: int, deals: list[int]) -> list[list[int]]:
+    """A sweep chunk for fault-injection tests: ``[n, n * n]`` per deal.
+
+    The first process to reach deal ``crash_at`` (while the file ``marker`` does not exist)
+    creates ``marker`` and dies at once, as a killed worker would: no exception, no cleanup.
+    The chunk played again finds the marker and finishes. Lives in the package, not the tests,
+    so that worker processes (Ray's included) can import it.
+    """
+    import os
+
+    for n in deals:
+        if n == crash_at and not os.path.exists(marker):
+            with open(marker, "w") as f:
+                f.write(str(os.getpid()))
+            os._exit(17)
+    return [[n, n * n] for n in deals]

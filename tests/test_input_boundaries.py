@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import pyramid_env.agents as agents_pkg
 import pyramid_env.benchmark as bench
 import pyramid_env.evaluation as evaluation
+import pyramid_env.sweep as sweep
 from pyramid_env import PyramidError, evaluate
 from pyramid_env.agents import make_agent, shipped_file
 from pyramid_env.cli import main
@@ -70,7 +71,7 @@ def test_any_seed_spec_gives_deals_or_a_pyramid_error(spec):
     [
         ({"agent": object()}, "an agent needs a name"),
         ({"agent": "gredy"}, "unknown agent 'gredy'"),
-        ({"workers": 0}, "workers=0 must be >= 1"),
+        ({"workers": 0}, "workers=0 must be an int >= 1"),
         ({"workers": 1.5}, r"workers=1.5 \(float\) must be an int"),
         ({"seed": "1"}, "seed='1'"),
         ({"observe_stock": "all"}, "observe_stock='all'"),
@@ -86,7 +87,7 @@ def test_evaluate_checks_its_arguments_before_any_work(kwargs, message, monkeypa
 
 
 def test_no_more_processes_than_chunks(monkeypatch):
-    monkeypatch.setattr(evaluation, "process_pool", lambda n: pytest.fail(f"{n} workers"))
+    monkeypatch.setattr(sweep, "process_pool", lambda n: pytest.fail(f"{n} workers"))
     assert evaluate("greedy", seeds=[1], workers=8).episodes[0].deal == 1
 
 

@@ -1,0 +1,338 @@
+"""Sweeps over deals: the work in chunks, on local processes or on Ray, kept as it finishes.
+
+    from pyramid_env.sweep import sweep
+    rows = sweep(solve_chunk, range(1_000_000), backend="ray", workers=8,
+                 store="results/run", settings={"rules": "msc"})
+
+Every sweep of the project (:func:`~pyramid_env.evaluate`, the benchmark, winnability, labels)
+is a function of a list of deals that returns one JSON-able result per deal, each depending
+only on its deal. So the deals can be cut into chunks and played anywhere, in any order:
+
+- ``backend="local"``: ``workers`` processes of this machine (this process itself with 1);
+- ``backend="ray"``: Ray tasks, on a Ray instance of ``workers`` CPUs started here, on the
+  cluster at ``address``, or on the one already started in this process (``ray.init``).
+
+With ``store`` (a folder), each finished chunk is written there at once, atomically; a run
+given the same folder and settings with ``resume=True`` takes the deals found there and plays
+only the rest, so a killed run loses no finished chunk. The results come back in the order of
+the deals, each passed through JSON, whatever the chunk size, the worker count, the backend or
+the resumes: equal to a serial run (tested). A worker process that dies mid-chunk (killed, out
+of memory) has its chunk played again, by Ray's task retries or locally by a new pool, up to
+``retries`` times; an exception raised by the work itself is a bug and is raised at once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pyramid_env.engine.errors import PyramidError, is_int
+from pyramid_env.workers import limit_threads, process_pool
+
+BACKENDS = ("local", "ray")
+SETTINGS_FILE = "settings.json"
+RAY_EXTRA = "pip install 'pyramid-env[ray]'"
+
+ChunkFn = Callable[[list[int]], Sequence[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """Where a sweep's chunks run.
+
+    Attributes:
+        name: ``"local"`` or ``"ray"``.
+        workers: local processes, or the CPUs of the Ray instance started here (with
+            ``address`` the cluster's own CPUs set the pace and this only bounds the chunks
+            in flight).
+        address: a Ray cluster's address (``"auto"``, ``"ray://host:10001"``); ``None``
+            starts a local Ray instance, unless one is running in this process already.
+    """
+
+    name: str = "local"
+    workers: int = 1
+    address: str | None = None
+
+
+def check_backend(name: object, workers: object = 1, address: object = None) -> Backend:
+    """The three backend arguments checked and combined, or an error naming the bad one.
+
+    Raises:
+        PyramidError: an unknown backend, a worker count that is not an int >= 1, an address
+            that is not a string, an address with the local backend, or ``"ray"`` without Ray
+            installed.
+    """
+    if name not in BACKENDS:
+        raise PyramidError(f"backend={name!r}: one of {', '.join(BACKENDS)}")
+    if not is_int(workers) or workers < 1:  # type: ignore[operator]
+        raise PyramidError(f"workers={workers!r} must be an int >= 1")
+    if address is not None and not isinstance(address, str):
+        raise PyramidError(f"address={address!r} must be a string, such as 'auto'")
+    if address is not None and name != "ray":
+        raise PyramidError(f"address={address!r} is a Ray cluster's: it needs backend='ray'")
+    if name == "ray":
+        _import_ray()
+    return Backend(str(name), int(workers), address)  # type: ignore[call-overload]
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as err:
+        raise PyramidError(f"backend='ray' needs Ray, which is not installed: {RAY_EXTRA}") from err
+    return ray
+
+
+def default_chunk(deals: int, workers: int, cap: int = 50) -> int:
+    """A chunk size for ``deals`` over ``workers``: at most ``cap``, at least 1.
+
+    Small enough that every worker gets work and a killed run loses little, large enough that
+    the cost of a task (sending the function, writing a file) is small against its work.
+    """
+    return max(1, min(cap, math.ceil(deals / max(1, workers))))
+
+
+class ChunkStore:
+    """Finished chunks in a folder, one JSON file each, with the settings of the run.
+
+    Args:
+        folder: where the chunks go (made if missing).
+        settings: what the results depend on (JSON-able); a resumed run must give the same.
+        resume: keep the chunks already there (the settings must match); otherwise the folder's
+            chunks and settings are removed first (nothing else in it is touched).
+
+    Raises:
+        PyramidError: ``resume`` with no earlier run in ``folder``, or one of other settings.
+    """
+
+    def __init__(self, folder: str | Path, settings: dict[str, Any], resume: bool) -> None:
+        """See the class docstring."""
+        self.folder = Path(folder)
+        # As the file will hold them (anything JSON cannot write is kept as its repr).
+        self.settings = json.loads(json.dumps(settings, default=repr))
+        meta = self.folder / SETTINGS_FILE
+        if resume:
+            try:
+                earlier = json.loads(meta.read_text())
+            except (OSError, ValueError) as err:
+                raise PyramidError(
+                    f"resume: {str(self.folder)!r} holds no earlier run ({err}); "
+                    "run without resume to start one"
+                ) from err
+            if earlier != self.settings:
+                keys = sorted(set(earlier) | set(self.settings))
+                diff = {k: (earlier.get(k), self.settings.get(k)) for k in keys
+                        if earlier.get(k) != self.settings.get(k)}  # fmt: skip
+                raise PyramidError(
+                    f"resume: {str(self.folder)!r} holds a run of other settings ({diff}: "
+                    "(then, now)); use another folder, or start again without resume"
+                )
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for old in self.folder.glob("chunk-*.json"):
+            old.unlink()
+        _write_atomic(meta, json.dumps(self.settings, indent=1) + "\n")
+
+    def load(self) -> dict[int, Any]:
+        """The results of every finished chunk, by deal.
+
+        A file that cannot be read (there should be none: files are written whole, then
+        renamed) is skipped and its deals played again.
+        """
+        done: dict[int, Any] = {}
+        for path in sorted(self.folder.glob("chunk-*.json")):
+            try:
+                data = json.loads(path.read_text())
+                done.update(zip(data["deals"], data["results"], strict=True))
+            except (OSError, ValueError, KeyError, TypeError):
+                print(f"warning: {path} is unreadable: its deals play again", file=sys.stderr)
+        return done
+
+    def put(self, deals: list[int], results: list[Any]) -> None:
+        """Write one finished chunk (whole or not at all: a temporary file, then a rename)."""
+        text = json.dumps({"deals": deals, "results": results}, separators=(",", ":"))
+        _write_atomic(self.folder / f"chunk-{deals[0]}-{len(deals)}.json", text)
+
+    def clear(self) -> None:
+        """Remove the chunks and the settings (the results are safe elsewhere)."""
+        for path in [*self.folder.glob("chunk-*.json"), self.folder / SETTINGS_FILE]:
+            path.unlink(missing_ok=True)
+        try:
+            self.folder.rmdir()
+        except OSError:
+            pass  # not empty: something else lives there
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def sweep(
+    fn: ChunkFn,
+    deals: Iterable[int],
+    *,
+    backend: Backend | str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    chunk_size: int | None = None,
+    store: str | Path | None = None,
+    settings: dict[str, Any] | None = None,
+    resume: bool = False,
+    retries: int = 3,
+    progress: str | None = None,
+) -> list[Any]:
+    """``fn`` over ``deals`` in chunks: one JSON-able result per deal, in the deals' order.
+
+    Args:
+        fn: takes a list of deal numbers, returns one result per deal (JSON-able: lists,
+            numbers, strings, dicts, None); must be picklable (a module-level function or a
+            ``functools.partial`` of one) and must not depend on which deals share a chunk.
+        deals: the deal numbers (a deal given twice is played once).
+        backend: ``"local"``, ``"ray"`` or a :class:`Backend`.
+        workers: processes (local) or CPUs of a local Ray instance; see :class:`Backend`.
+        address: a Ray cluster to use instead of a local instance.
+        chunk_size: deals per chunk; default :func:`default_chunk`.
+        store: a folder where finished chunks are written as they complete.
+        settings: what the results depend on, kept with the store (required with it).
+        resume: take the chunks already in ``store`` (same settings) and play the rest.
+        retries: times a chunk is played again after its worker process died.
+        progress: a label for a progress bar (tqdm, the ``bench`` extra); ``None`` for none.
+
+    Returns:
+        The results, ``result[i]`` for ``deals[i]``, each as JSON gives it back (tuples become
+        lists), so a fresh run and a resumed one return the same.
+
+    Raises:
+        PyramidError: a bad backend, worker count, chunk size or store; RuntimeError: a chunk
+            whose worker died more than ``retries`` times; whatever ``fn`` raised.
+    """
+    where = backend if isinstance(backend, Backend) else check_backend(backend, workers, address)
+    deals = [int(n) for n in deals]
+    if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
+        raise PyramidError(f"chunk_size={chunk_size!r} must be an int >= 1")
+    if not is_int(retries) or retries < 0:
+        raise PyramidError(f"retries={retries!r} must be an int >= 0")
+    saved: ChunkStore | None = None
+    if store is not None:
+        if settings is None:
+            raise PyramidError("store needs settings: what the results depend on")
+        saved = ChunkStore(store, settings, resume)
+    elif resume:
+        raise PyramidError("resume needs store: the folder of the run to resume")
+    done = saved.load() if saved else {}
+    if resume:
+        kept = sum(n in done for n in dict.fromkeys(deals))
+        print(f"resuming: {kept} of {len(deals)} deals are in {store}", file=sys.stderr)
+    todo = [n for n in dict.fromkeys(deals) if n not in done]
+    size = chunk_size or default_chunk(len(todo), where.workers)
+    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    bar = None
+    if progress is not None:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(deals), initial=len(deals) - len(todo), desc=progress,
+                   unit="deal", leave=False)  # fmt: skip
+    run = _ray_chunks if where.name == "ray" else _local_chunks
+    try:
+        for chunk, results in run(fn, chunks, where, retries):
+            results = json.loads(json.dumps(list(results)))  # what a resumed run reads back
+            if len(results) != len(chunk):
+                raise RuntimeError(f"{fn!r} gave {len(results)} results for {len(chunk)} deals")
+            if saved:
+                saved.put(chunk, results)
+            done.update(zip(chunk, results, strict=True))
+            if bar:
+                bar.update(len(chunk))
+    finally:
+        if bar:
+            bar.close()
+    return [done[n] for n in deals]
+
+
+def _local_chunks(
+    fn: ChunkFn, chunks: list[list[int]], where: Backend, retries: int
+) -> Iterator[tuple[list[int], Sequence[Any]]]:
+    """Each chunk and its results, as they finish, on this machine's processes."""
+    if where.workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            yield chunk, fn(chunk)
+        return
+    pending = dict(enumerate(chunks))
+    deaths = 0
+    while pending:
+        broken = False
+        pool = process_pool(min(where.workers, len(pending)))
+        try:
+            futures = {pool.submit(fn, chunk): i for i, chunk in pending.items()}
+            for future in as_completed(futures):
+                try:
+                    results = future.result()
+                except BrokenProcessPool:  # a worker died: its chunk and the unfinished rerun
+                    broken = True
+                    continue
+                yield pending.pop(futures[future]), results
+        finally:  # on an error, the chunks not started are dropped, not played first
+            pool.shutdown(wait=True, cancel_futures=True)
+        if broken:
+            deaths += 1
+            if deaths > retries:
+                raise RuntimeError(
+                    f"a worker process died {deaths} times; {len(pending)} chunks unfinished "
+                    f"(retries={retries})"
+                )
+            print(
+                f"warning: a worker process died; playing {len(pending)} unfinished chunks "
+                f"again ({deaths} of {retries} retries)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def _ray_task(fn: ChunkFn, chunk: list[int]) -> Sequence[Any]:
+    """One chunk in a Ray worker, on one thread (Ray gives each task one CPU)."""
+    limit_threads(1)
+    return fn(chunk)
+
+
+def _ray_chunks(
+    fn: ChunkFn, chunks: list[list[int]], where: Backend, retries: int
+) -> Iterator[tuple[list[int], Sequence[Any]]]:
+    """Each chunk and its results, as they finish, as Ray tasks (retried if a worker dies)."""
+    ray = _import_ray()
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING"}
+        if where.address is None:
+            options["num_cpus"] = where.workers
+        ray.init(address=where.address, **options)
+    if not chunks:
+        return
+    task = ray.remote(num_cpus=1, max_retries=retries)(_ray_task)
+    fn_ref = ray.put(fn)  # sent once, not with every chunk
+    in_flight = max(2 * where.workers, int(ray.available_resources().get("CPU", 1)) * 2)
+    queue = list(reversed(chunks))
+    refs: dict[Any, list[int]] = {}
+    while queue or refs:
+        while queue and len(refs) < in_flight:
+            chunk = queue.pop()
+            refs[task.remote(fn_ref, chunk)] = chunk
+        ready, _ = ray.wait(list(refs), num_returns=1)
+        try:
+            results = ray.get(ready[0])
+        except ray.exceptions.WorkerCrashedError as err:
+            raise RuntimeError(
+                f"deals {refs[ready[0]][0]}..: the worker died {retries + 1} times ({err})"
+            ) from err
+        yield refs.pop(ready[0]), results
+
+
+__all__ = ["BACKENDS", "Backend", "ChunkStore", "check_backend", "default_chunk", "sweep"]
