@@ -7,12 +7,13 @@ The solver knows the stock order, so "winnable" means winnable by a player who c
 the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
 ``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
 interval is over the decided deals. ``--passes N`` (or ``unlimited``) changes every preset's
-pass limit (``msc passes=2``). The search is the compiled one where numba is installed;
-``--python`` runs the pure-Python reference instead (for a same-run speed ratio). Each winning
-line is replayed through the engine's checked moves (an assertion), unless ``--no-check``: on a
-fast preset the check costs five times the search, so runs of millions of deals skip it. Every
-verdict on a deal the package ships a label for (``val`` and ``test``, unchanged presets) is
-checked against it: a mismatch is reported and makes the script exit 1.
+pass limit (``msc passes=2``), ``--goal all`` its goal. The search is the compiled one where
+numba is installed; ``--python`` runs the pure-Python reference instead (for a same-run
+speed ratio). Each winning line is replayed through the engine's checked moves (an assertion),
+unless ``--no-check``: on a fast preset the check costs five times the search, so runs of
+millions of deals skip it. Every verdict on a deal the package ships a label for (``val`` and
+``test``, unchanged presets) is checked against it: a mismatch is reported and makes the
+script exit 1.
 
 The deals go out in chunks of ``--chunk`` to ``--workers`` processes (``--backend local``) or
 Ray tasks (``--backend ray``, a local Ray instance, or ``--address`` for a cluster); each
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> dict | list:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", nargs="+", default=["relaxed"])
     p.add_argument("--passes", default=None, help="an int, or 'unlimited', for every preset")
+    p.add_argument("--goal", choices=["pyramid", "all"], help="the goal, for every preset")
     p.add_argument("--python", action="store_true", help="the pure-Python reference search")
     p.add_argument(
         "--no-check",
@@ -200,6 +202,8 @@ def main(argv: list[str] | None = None) -> dict | list:
     knobs = {}
     if args.passes is not None:
         knobs["passes"] = None if args.passes == "unlimited" else int(args.passes)
+    if args.goal is not None:
+        knobs["goal"] = args.goal
     mismatches = {}
     try:
         where = check_backend(args.backend, args.workers, args.address)
