@@ -1,12 +1,14 @@
 """Trained policies as agents, and the shipped (numpy) form of a trained policy.
 
 :class:`PolicyAgent` wraps anything that gives action logits for an observation: a
-Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), a torch module, any
-callable on the env's observation (dict forms included), or an :class:`MLPPolicy`. It always
-applies the mask itself: an unmasked ``predict`` (sb3-contrib's ``MaskablePPO.predict``
-without ``action_masks=``) picks illegal actions, and a policy trained without masks has no
-notion of them. Sampling (with ``deterministic=False``) uses the evaluation's seeded generator,
-not torch's global one, so a stochastic policy gives the same episodes on every run too.
+Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), an RLlib ``RLModule``
+(new API stack; ``pyramid_env.agents.rllib.load_rllib_agent`` restores one from a checkpoint),
+a torch module, any callable on the env's observation (dict forms included), or an
+:class:`MLPPolicy`. It always applies the mask itself: an unmasked ``predict`` (sb3-contrib's
+``MaskablePPO.predict`` without ``action_masks=``) picks illegal actions, and a policy trained
+without masks has no notion of them. Sampling (with ``deterministic=False``) uses the
+evaluation's seeded generator, not torch's global one, so a stochastic policy gives the same
+episodes on every run too.
 
 :class:`MLPPolicy` is how learned agents ship: the weights of the policy network as numpy
 arrays in one ``.npz`` file with its metadata (rules, observation form, training run). It runs
@@ -136,16 +138,19 @@ class PolicyAgent:
     """A trained policy as an agent; the mask is always applied.
 
     Args:
-        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, a torch module (called on
-            a batch of one: a float tensor, or a dict of them for dict observations), or any
-            other callable mapping one observation, exactly as the env gives it, to 327 logits
-            (numpy, a list or a tensor). So a policy that reads dict observations (RLlib's
+        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, an RLlib ``RLModule``
+            (its ``forward_inference`` on ``{"obs": batch of one}``, its
+            ``action_dist_inputs`` as the logits), a torch module (called on a batch of one:
+            a float tensor, or a dict of them for dict observations), or any other callable
+            mapping one observation, exactly as the env gives it, to 327 logits (numpy, a list
+            or a tensor). So a policy that reads dict observations (RLlib's
             ``{"observations", "action_mask"}``) evaluates as ``PolicyAgent(fn,
             obs_mode="rllib")`` with no agent class of its own.
         name: the name shown in tables.
         obs_mode: the observation form the policy was trained on (evaluation builds the env
             with it); an ``MLPPolicy`` brings its own from its metadata, and its
             ``observe_stock`` too (a policy trained seeing the stock order plays seeing it).
+            An RLModule whose observation space is the ``"rllib"`` form defaults to it.
         deterministic: play the most likely legal action (default), else sample from the
             masked distribution with the evaluation's generator.
     """
@@ -159,7 +164,9 @@ class PolicyAgent:
     ) -> None:
         """See the class docstring."""
         self.policy, self.name, self.deterministic = policy, name, deterministic
-        meta = getattr(policy, "meta", {})
+        meta = getattr(policy, "meta", None) or {}
+        if obs_mode is None and _is_rllib_module(policy) and _reads_rllib_form(policy):
+            obs_mode = "rllib"
         self.env_kwargs = {"obs_mode": obs_mode or meta.get("obs_mode", "onehot")}
         if "observe_stock" in meta:  # a policy trained seeing the stock order is played so
             self.env_kwargs["observe_stock"] = meta["observe_stock"]
@@ -173,6 +180,8 @@ class PolicyAgent:
         p = self.policy
         if isinstance(p, MLPPolicy):
             return p.logits(obs)
+        if _is_rllib_module(p):  # before the torch check: a torch RLModule is an nn.Module
+            return rllib_module_logits(p, obs)
         if _is_sb3(p) or _is_torch_module(p):
             import torch  # an SB3 model or a torch module: the train extra is there
 
@@ -203,6 +212,40 @@ class PolicyAgent:
 def _is_sb3(policy: Any) -> bool:
     """An SB3 / sb3-contrib model: it has a policy that gives a distribution."""
     return hasattr(policy, "policy") and hasattr(policy.policy, "get_distribution")
+
+
+def _is_rllib_module(policy: Any) -> bool:
+    """An RLlib ``RLModule`` (duck-typed, so ray is never imported here).
+
+    It has ``forward_inference`` and a class of RLlib's among its bases (a user's module
+    derives from one). A MultiRLModule counts too but needs per-module batches: pass
+    ``multi[module_id]`` instead.
+    """
+    return callable(getattr(policy, "forward_inference", None)) and any(
+        (c.__module__ or "").startswith("ray.rllib.") for c in type(policy).__mro__
+    )
+
+
+def _reads_rllib_form(module: Any) -> bool:
+    """The module's observation space is the env's ``"rllib"`` form (a mask beside the obs)."""
+    spaces = getattr(getattr(module, "observation_space", None), "spaces", None)
+    return isinstance(spaces, dict) and set(spaces) == {"observations", "action_mask"}
+
+
+def rllib_module_logits(module: Any, obs: Any) -> np.ndarray:
+    """An RLlib ``RLModule``'s action logits for one observation as the env gives it.
+
+    The observation goes in as RLlib's batch of one, ``{"obs": tensors}`` (a dict of tensors
+    for dict observations), through ``forward_inference`` (deterministic, no exploration); the
+    logits are its ``action_dist_inputs`` (a masking module has masked them already). The
+    column names are RLlib's ``Columns.OBS`` and ``Columns.ACTION_DIST_INPUTS``, spelled out so
+    that this module does not import ray.
+    """
+    import torch  # an RLModule was built: torch is there
+
+    with torch.no_grad():
+        out = module.forward_inference({"obs": _as_tensor_batch(obs, torch)})
+    return out["action_dist_inputs"].detach().cpu().numpy().reshape(-1)
 
 
 def _is_torch_module(policy: Any) -> bool:
