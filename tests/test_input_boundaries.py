@@ -243,3 +243,36 @@ def test_resume_replays_an_agent_whose_row_was_cut_short(tmp_path, capsys):
 def test_a_negative_agent_seed_is_refused():
     with pytest.raises(PyramidError, match="seed=-1 must be >= 0"):
         evaluate("greedy", seeds=[1], seed=-1)
+
+
+def test_a_benchmark_stopped_mid_agent_resumes_from_its_finished_chunks(
+    tmp_path, capsys, monkeypatch
+):
+    out = tmp_path / "out"
+    args = ["benchmark", "--rules", "msc", "--seeds", "val[:60]", "--workers", "1", "--replays",
+            "0", "--agents", "greedy", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    whole = (out / "episodes.csv").read_text()
+    assert not (out / "chunks").exists()  # gone once the rows are written
+    deals = seed_set("val[:60]")
+    played = []
+    play = evaluation._play
+
+    def stop_at_55(agent, env, deal, *rest):
+        if deal == deals[55]:
+            raise KeyboardInterrupt  # stopped during the first agent: no benchmark.csv yet
+        played.append(deal)
+        return play(agent, env, deal, *rest)
+
+    monkeypatch.setattr(evaluation, "_play", stop_at_55)
+    assert main(args) == 130
+    assert not (out / "benchmark.csv").exists() and list((out / "chunks" / "greedy").glob("c*"))
+    monkeypatch.setattr(evaluation, "_play", lambda *a: played.append(a[2]) or play(*a))
+    played.clear()
+    assert main([*args, "--resume"]) == 0
+    assert played == list(deals[50:])  # the first chunk of 50 was kept, not played again
+    assert (out / "episodes.csv").read_text().split("\n", 1)[1].count("\n") == 60
+    strip = [line.rsplit(",", 1)[0] for line in whole.splitlines()]  # the cpu column varies
+    assert [
+        line.rsplit(",", 1)[0] for line in (out / "episodes.csv").read_text().splitlines()
+    ] == strip

@@ -17,6 +17,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -80,13 +81,19 @@ def test_checked_lines_are_checked():
 @pytest.mark.parametrize(("line", "code"), blocks("python"), ids=lambda v: str(v)[:12])
 def test_python_block_runs(line, code, tmp_path, monkeypatch):
     for module in re.findall(
-        r"^(?:from|import) (sb3_contrib|stable_baselines3|torch)\b", code, re.M
+        r"^(?:from|import) (sb3_contrib|stable_baselines3|torch|ray\.rllib)\b", code, re.M
     ):
-        pytest.importorskip(module, reason=f"README line {line} needs the train extra")
+        extra = "rllib" if module.startswith("ray") else "train"
+        pytest.importorskip(module, reason=f"README line {line} needs the {extra} extra")
     monkeypatch.chdir(tmp_path)
     code, _ = with_checks(code)
     namespace = {"__name__": "__readme__", "__check__": check}
-    exec(compile(code, f"README.md:{line}", "exec"), namespace)
+    try:
+        exec(compile(code, f"README.md:{line}", "exec"), namespace)
+    finally:
+        ray = sys.modules.get("ray")
+        if ray is not None and ray.is_initialized():  # a block started Ray: end it here
+            ray.shutdown()
 
 
 def expected_pattern(expected: str) -> re.Pattern:

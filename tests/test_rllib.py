@@ -132,3 +132,18 @@ def test_policy_agent_takes_an_rllib_module_as_it_is(trained):
 def test_a_folder_without_a_module_is_refused_by_name(tmp_path):
     with pytest.raises(PyramidError, match="no RLlib RLModule checkpoint"):
         load_rllib_agent(tmp_path)
+
+
+def test_the_readme_rllib_block_runs_as_written(tmp_path, monkeypatch):
+    """The README's RLlib example (skipped by test_readme where RLlib is missing) runs here."""
+    from tests.test_readme import blocks, check, with_checks
+
+    (code,) = [c for _, c in blocks("python") if "ray.rllib" in c]
+    monkeypatch.chdir(tmp_path)
+    code, checks = with_checks(code)
+    assert checks >= 1
+    try:
+        exec(compile(code, "README.md (RLlib)", "exec"), {"__check__": check})
+    finally:
+        ray.shutdown()
+    assert (tmp_path / "rllib-msc" / "rllib_checkpoint.json").is_file()

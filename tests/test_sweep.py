@@ -174,6 +174,8 @@ def test_killing_the_whole_run_loses_no_finished_chunk(tmp_path):
 @pytest.fixture(scope="module")
 def ray_instance():
     ray = pytest.importorskip("ray")
+    if ray.is_initialized():  # started by an earlier test: a fresh one of two CPUs here
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
     yield ray
     ray.shutdown()

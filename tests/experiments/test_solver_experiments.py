@@ -41,3 +41,18 @@ def test_bench_shortest_tiny_run_restores_the_solver():
     (row,) = bench_shortest.main(["--rules", "one-pass", "--deals", "0-2", "--time-limit", "5"])
     assert row["deals"] + row["skipped"] == 3 and row["with_nodes"] > 0
     assert solver.DealTables.draws is before
+
+
+def test_make_labels_gives_the_shipped_labels_on_either_backend(tmp_path):
+    from experiments import make_labels
+    from pyramid_env.seeds import labels
+
+    args = ["--rules", "msc", "--sets", "val", "--limit", "8", "--chunks", str(tmp_path / "c")]
+    counts = make_labels.main([*args, "--out", str(tmp_path / "a"), "--workers", "2"])
+    assert sum(counts["msc"][v] for v in ("win", "loss", "unknown")) == 8
+    rows = (tmp_path / "a" / "msc.csv").read_text().splitlines()[1:]
+    shipped = labels("msc")
+    for row in rows:
+        deal, verdict, _, _ = row.split(",")
+        assert (verdict == "win") == shipped[int(deal)].won
+    assert not (tmp_path / "c" / "msc").exists()  # the chunks go once the file is written
