@@ -321,18 +321,22 @@ def _ray_chunks(
     in_flight = max(2 * where.workers, int(ray.available_resources().get("CPU", 1)) * 2)
     queue = list(reversed(chunks))
     refs: dict[Any, list[int]] = {}
-    while queue or refs:
-        while queue and len(refs) < in_flight:
-            chunk = queue.pop()
-            refs[task.remote(fn_ref, chunk)] = chunk
-        ready, _ = ray.wait(list(refs), num_returns=1)
-        try:
-            results = ray.get(ready[0])
-        except ray.exceptions.WorkerCrashedError as err:
-            raise RuntimeError(
-                f"deals {refs[ready[0]][0]}..: the worker died {retries + 1} times ({err})"
-            ) from err
-        yield refs.pop(ready[0]), results
+    try:
+        while queue or refs:
+            while queue and len(refs) < in_flight:
+                chunk = queue.pop()
+                refs[task.remote(fn_ref, chunk)] = chunk
+            ready, _ = ray.wait(list(refs), num_returns=1)
+            try:
+                results = ray.get(ready[0])
+            except ray.exceptions.WorkerCrashedError as err:
+                raise RuntimeError(
+                    f"deals {refs[ready[0]][0]}..: the worker died {retries + 1} times ({err})"
+                ) from err
+            yield refs.pop(ready[0]), results
+    finally:  # stopped early (an error, a stop): the chunks still out are not wanted
+        for ref in refs:
+            ray.cancel(ref)
 
 
 __all__ = ["BACKENDS", "Backend", "ChunkStore", "check_backend", "default_chunk", "sweep"]
