@@ -13,7 +13,8 @@ about 20 minutes a preset on one process with the compiled search, the ``fast`` 
 
 Deals go out in chunks to ``--workers`` processes (``--backend local``) or Ray tasks
 (``--backend ray``, ``--address`` for a cluster); each finished chunk is written at once to
-``--chunks/<preset>/``, so a stopped run goes on with ``--resume`` and loses none. Each deal is
+``--chunks/<preset>/`` (kept until every preset's file is written), so a stopped run goes on
+with ``--resume`` and loses none. Each deal is
 solved on its own, so the files do not depend on the backend, the workers or the chunking.
 """
 
@@ -78,13 +79,17 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
         p.error(str(err))
     args.out.mkdir(parents=True, exist_ok=True)
     deals = sorted(n for name in args.sets for n in SEED_SETS[name][: args.limit])
+    stores = {rules: args.chunks / rules for rules in args.rules}
+    started = {rules: (store / SETTINGS_FILE).exists() for rules, store in stores.items()}
+    if args.resume and not any(started.values()):
+        p.error(f"--resume: {args.chunks} holds no earlier run of {', '.join(args.rules)}")
     counts = {}
-    for rules in args.rules:
+    done = []
+    for rules, store in stores.items():
         start = time.time()
-        store = args.chunks / rules
-        settings = {"rules": rules, "time_limit": args.time_limit,
+        settings = {"rules": rules, "sets": args.sets, "time_limit": args.time_limit,
                     "shortest_limit": args.shortest_limit}  # fmt: skip
-        try:
+        try:  # a preset the stopped run had not reached starts afresh
             results = sweep(
                 functools.partial(label_chunk, rules, args.time_limit, args.shortest_limit),
                 deals,
@@ -92,20 +97,22 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
                 chunk_size=args.chunk,
                 store=store,
                 settings=settings,
-                resume=args.resume and (store / SETTINGS_FILE).exists(),
+                resume=args.resume and started[rules],
                 progress=rules,
             )
-        except PyramidError as err:  # a resumed run of other settings
+        except PyramidError as err:  # a resumed run of other settings (named), a bad chunk
             p.error(str(err))
         rows = [[n, *r] for n, r in zip(deals, results, strict=True)]
         with open(args.out / f"{rules}.csv", "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["deal", "verdict", "steps", "shortest"])
             w.writerows(rows)
-        ChunkStore(store, settings, resume=True).clear()  # the file holds them all now
+        done.append(ChunkStore(store, settings, resume=True))
         counts[rules] = {v: sum(r[1] == v for r in rows) for v in ("win", "loss", "unknown")}
         counts[rules]["shortest"] = sum(r[3] is not None for r in rows)
         print(f"{rules}: {counts[rules]} in {time.time() - start:.0f} s", flush=True)
+    for store in done:  # kept till now: a resumed run takes finished presets from them
+        store.clear()
     return counts
 
 

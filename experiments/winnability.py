@@ -19,10 +19,11 @@ The deals go out in chunks of ``--chunk`` to ``--workers`` processes (``--backen
 Ray tasks (``--backend ray``, a local Ray instance, or ``--address`` for a cluster); each
 finished chunk is written to ``--out/chunks/<rules>/`` at once, so a run that is stopped or
 killed loses none: the same command with ``--resume`` plays only the deals not yet solved. The
-rows are the same whatever the backend, the workers or the chunking (each deal is solved on its
-own). Writes ``winnability.csv`` (one row per deal) and ``winnability.md`` (the table) to
-``--out``, then removes the chunks. ``--merge a.csv b.csv`` rebuilds the table from the CSVs of
-runs over disjoint deal ranges.
+verdicts and lines are the same whatever the backend, the workers or the chunking (each deal is
+solved on its own; ``nodes`` and the times depend on whether a worker has numba: install the
+same extras on every machine of a cluster). Writes ``winnability.csv`` (one row per deal) and
+``winnability.md`` (the table) to ``--out``, then removes the chunks. ``--merge a.csv b.csv``
+rebuilds the table from the CSVs of runs over disjoint deal ranges.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from pyramid_env.evaluation import wilson
 from pyramid_env.options import add_backend_args
 from pyramid_env.seeds import labels
 from pyramid_env.solver import Verdict, solve
-from pyramid_env.sweep import Backend, check_backend, sweep
+from pyramid_env.sweep import SETTINGS_FILE, Backend, check_backend, default_chunk, sweep
 
 
 @dataclass(slots=True)
@@ -93,7 +94,7 @@ def run(
         functools.partial(solve_chunk, rules, time_limit, python, check),
         numbers,
         backend=backend or Backend(),
-        chunk_size=chunk,
+        chunk_size=default_chunk(deals, (backend or Backend()).workers, cap=chunk),
         store=store,
         settings=settings if store else None,
         resume=resume,
@@ -209,15 +210,17 @@ def main(argv: list[str] | None = None) -> dict | list:
         where = check_backend(args.backend, args.workers, args.address)
     except PyramidError as err:
         p.error(str(err))
-    stores = []
-    for name in [] if args.merge else args.rules:
-        rules = get_rules(name, **knobs)
-        stores.append(args.out / "chunks" / rules.name.replace(" ", "_"))
-        try:
+    presets = [] if args.merge else [get_rules(name, **knobs) for name in args.rules]
+    stores = [args.out / "chunks" / rules.name.replace(" ", "_") for rules in presets]
+    started = [(store / SETTINGS_FILE).exists() for store in stores]
+    if args.resume and presets and not any(started):
+        p.error(f"--resume: {args.out}/chunks holds no earlier run of {', '.join(args.rules)}")
+    for rules, store, resume in zip(presets, stores, started, strict=True):
+        try:  # a preset the stopped run had not reached starts afresh
             rows, wrong = run(rules, args.first, args.deals, args.time_limit, args.python,
                               check=not args.no_check, backend=where, chunk=args.chunk,
-                              store=stores[-1], resume=args.resume)  # fmt: skip
-        except PyramidError as err:  # --resume with no run to resume, or one of other settings
+                              store=store, resume=args.resume and resume)  # fmt: skip
+        except PyramidError as err:  # a resumed run of other settings (named), a bad chunk
             p.error(str(err))
         if wrong:
             mismatches[rows[0].rules] = wrong

@@ -16,7 +16,9 @@ Output folder (``--out``, default ``results/benchmark/<rules>``): ``benchmark.md
 ``benchmark.csv`` (one row per agent), ``episodes.csv`` (one row per agent and deal) and
 ``benchmark.png`` (win rate and solver-normalised win rate with their 95% intervals, coloured by
 kind; needs matplotlib, the ``bench`` extra), and ``replays/<agent>/``: for each agent a few
-deals it lost that the solver wins, as pages with the losing move marked (``--replays``).
+deals it lost that the solver wins, as pages with the losing move marked (``--replays``). While
+an agent plays, its finished chunks of deals are kept in ``chunks/<agent>/`` (``--resume`` takes
+them up after a stop); they go once its rows are written.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from pyramid_env.engine.state import why_illegal
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.replay import Replay
 from pyramid_env.seeds import labels, seed_set
-from pyramid_env.sweep import check_backend, sweep
+from pyramid_env.sweep import Backend, check_backend, sweep
 
 MAX_DEALS = 10_000_000  # an evaluation holds its episodes in memory: a bound with room to spare
 
@@ -207,10 +207,25 @@ def _play_chunk(
     return out
 
 
+def _verdict_chunk(rules: Rules, time_limit: float | None, deals: list[int]) -> list[str]:
+    """The solver's verdict per deal, ``"win"``, ``"loss"`` or ``"unknown"`` (a sweep chunk)."""
+    from pyramid_env.solver import solve  # only when labels are missing
+
+    return [solve(n, rules, time_limit=time_limit, check=False).status.value for n in deals]
+
+
 def solver_labels(
-    rules: Rules, deals: list[int], time_limit: float | None = 60.0
+    rules: Rules,
+    deals: list[int],
+    time_limit: float | None = 60.0,
+    *,
+    backend: Backend | None = None,
 ) -> dict[int, bool | None]:
-    """The solver's verdict per deal: shipped labels where they exist, else solved now."""
+    """The solver's verdict per deal: shipped labels where they exist, else solved now.
+
+    The deals without a label are solved on ``backend`` (default: this process), like the
+    episodes.
+    """
     preset = rules.name if rules.name in PRESETS and get_rules(rules.name) == rules else None
     known = labels(preset) if preset else {}
     out: dict[int, bool | None] = {}
@@ -221,11 +236,13 @@ def solver_labels(
         else:
             missing.append(n)
     if missing:
-        from pyramid_env.solver import Verdict, solve  # only when labels are missing
-
-        for n in missing:
-            status = solve(n, rules, time_limit=time_limit, check=False).status
-            out[n] = None if status is Verdict.UNKNOWN else status is Verdict.WIN
+        solved = sweep(
+            functools.partial(_verdict_chunk, rules, time_limit),
+            missing,
+            backend=backend or Backend(),
+        )
+        for n, verdict in zip(missing, solved, strict=True):
+            out[n] = None if verdict == "unknown" else verdict == "win"
     return out
 
 
@@ -275,8 +292,10 @@ def evaluate(
         chunk_size: deals per task; default up to 50, fewer when there are few deals.
         store: a folder where each finished chunk of episodes is written at once, so a run
             that is killed keeps them (see ``resume``).
-        resume: take the episodes already in ``store`` (from a run of the same agent name,
-            rules, env options and seed) and play only the other deals.
+        resume: take the episodes already in ``store`` (from a run of the same agent name and
+            class, rules, env options and seed) and play only the other deals. A store knows
+            the agent by its name: an agent changed under the same name (new weights) needs
+            another store, or a run without ``resume``.
 
     Returns:
         A :class:`Report`.
@@ -328,7 +347,8 @@ def evaluate(
     # What the agent knows of the stock order: the env's view, or all of it for an oracle.
     view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
     settings = {
-        "agent": agent.name,
+        "agent": agent.name,  # and its class: a store knows an agent by these two
+        "agent_class": f"{type(agent).__module__}.{type(agent).__qualname__}",
         "rules": rules.to_dict(),
         "env": env_kwargs,
         "seed": seed,
@@ -345,7 +365,7 @@ def evaluate(
         resume=resume,
         progress=agent.name if progress else None,
     )
-    verdicts = solver_labels(rules, deals, solver_time_limit)
+    verdicts = solver_labels(rules, deals, solver_time_limit, backend=where)
     episodes = [
         Episode(n, *r[:5], verdicts[n], cpu=r[5]) for n, r in zip(deals, results, strict=True)
     ]

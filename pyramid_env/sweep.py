@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -54,7 +55,8 @@ class Backend:
             ``address`` the cluster's own CPUs set the pace and this only bounds the chunks
             in flight).
         address: a Ray cluster's address (``"auto"``, ``"ray://host:10001"``); ``None``
-            starts a local Ray instance, unless one is running in this process already.
+            starts a new local Ray instance (even on a machine where a cluster runs), unless
+            one is running in this process already, which is used as it is.
     """
 
     name: str = "local"
@@ -137,7 +139,7 @@ class ChunkStore:
                 )
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        for old in self.folder.glob("chunk-*.json"):
+        for old in [*self.folder.glob("chunk-*.json"), *self.folder.glob(".chunk-*.tmp")]:
             old.unlink()
         _write_atomic(meta, json.dumps(self.settings, indent=1) + "\n")
 
@@ -163,7 +165,8 @@ class ChunkStore:
 
     def clear(self) -> None:
         """Remove the chunks and the settings (the results are safe elsewhere)."""
-        for path in [*self.folder.glob("chunk-*.json"), self.folder / SETTINGS_FILE]:
+        files = [*self.folder.glob("chunk-*.json"), *self.folder.glob(".chunk-*.tmp")]
+        for path in [*files, self.folder / SETTINGS_FILE]:
             path.unlink(missing_ok=True)
         try:
             self.folder.rmdir()
@@ -216,8 +219,14 @@ def sweep(
         PyramidError: a bad backend, worker count, chunk size or store; RuntimeError: a chunk
             whose worker died more than ``retries`` times; whatever ``fn`` raised.
     """
-    where = backend if isinstance(backend, Backend) else check_backend(backend, workers, address)
-    deals = [int(n) for n in deals]
+    if isinstance(backend, Backend):
+        where = check_backend(backend.name, backend.workers, backend.address)
+    else:
+        where = check_backend(backend, workers, address)
+    try:
+        deals = [operator.index(n) for n in deals]
+    except TypeError as err:
+        raise PyramidError(f"deals: {err}; deal numbers are ints") from None
     if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
         raise PyramidError(f"chunk_size={chunk_size!r} must be an int >= 1")
     if not is_int(retries) or retries < 0:
@@ -273,7 +282,12 @@ def _local_chunks(
         broken = False
         pool = process_pool(min(where.workers, len(pending)))
         try:
-            futures = {pool.submit(fn, chunk): i for i, chunk in pending.items()}
+            futures = {}
+            try:
+                for i, chunk in pending.items():
+                    futures[pool.submit(fn, chunk)] = i
+            except BrokenProcessPool:  # a worker died while the chunks were being handed out
+                broken = True
             for future in as_completed(futures):
                 try:
                     results = future.result()
@@ -286,9 +300,10 @@ def _local_chunks(
         if broken:
             deaths += 1
             if deaths > retries:
+                firsts = ", ".join(str(c[0]) for c in list(pending.values())[:5])
                 raise RuntimeError(
-                    f"a worker process died {deaths} times; {len(pending)} chunks unfinished "
-                    f"(retries={retries})"
+                    f"a worker process died {deaths} times (retries={retries}); "
+                    f"{len(pending)} chunks unfinished, starting at deals {firsts}"
                 )
             print(
                 f"warning: a worker process died; playing {len(pending)} unfinished chunks "
@@ -308,14 +323,16 @@ def _ray_chunks(
     fn: ChunkFn, chunks: list[list[int]], where: Backend, retries: int
 ) -> Iterator[tuple[list[int], Sequence[Any]]]:
     """Each chunk and its results, as they finish, as Ray tasks (retried if a worker dies)."""
+    if not chunks:  # everything was in the store
+        return
     ray = _import_ray()
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "logging_level": "WARNING"}
-        if where.address is None:
-            options["num_cpus"] = where.workers
-        ray.init(address=where.address, **options)
-    if not chunks:
-        return
+        if where.address is None:  # a new instance here, even where a cluster runs already
+            options |= {"address": "local", "num_cpus": where.workers}
+        else:
+            options["address"] = where.address
+        ray.init(**options)
     task = ray.remote(num_cpus=1, max_retries=retries)(_ray_task)
     fn_ref = ray.put(fn)  # sent once, not with every chunk
     in_flight = max(2 * where.workers, int(ray.available_resources().get("CPU", 1)) * 2)

@@ -24,6 +24,7 @@ KNOB_VARIANTS: tuple[tuple[str, dict[str, object]], ...] = (
     ("relaxed", {"goal": "all"}),
     ("relaxed", {"draw_count": 3}),
     ("one-pass", {"draw_count": 3}),
+    ("one-pass", {"goal": "all"}),
     ("two-card", {"passes": 1, "draw_count": 3}),
     ("two-card", {"goal": "all"}),
     ("unlimited", {"draw_count": 3}),
@@ -134,19 +135,23 @@ def check_rollout(
     return game
 
 
-def squares_crashing_once(marker: str, crash_at: int, deals: list[int]) -> list[list[int]]:
+def squares_crashing_once(
+    marker: str, crash_at: int, deals: list[int], times: int = 1
+) -> list[list[int]]:
     """A sweep chunk for fault-injection tests: ``[n, n * n]`` per deal.
 
-    The first process to reach deal ``crash_at`` (while the file ``marker`` does not exist)
-    creates ``marker`` and dies at once, as a killed worker would: no exception, no cleanup.
-    The chunk played again finds the marker and finishes. Lives in the package, not the tests,
-    so that worker processes (Ray's included) can import it.
+    The first ``times`` processes to reach deal ``crash_at`` die there at once, as a killed
+    worker would (no exception, no cleanup), each adding a line to the file ``marker`` first;
+    the chunk played again after that finishes. Lives in the package, not the tests, so that
+    worker processes (Ray's included) can import it.
     """
     import os
 
     for n in deals:
-        if n == crash_at and not os.path.exists(marker):
-            with open(marker, "w") as f:
-                f.write(str(os.getpid()))
-            os._exit(17)
+        if n == crash_at:
+            deaths = open(marker).read().count("\n") if os.path.exists(marker) else 0
+            if deaths < times:
+                with open(marker, "a") as f:
+                    f.write(f"{os.getpid()}\n")
+                os._exit(17)
     return [[n, n * n] for n in deals]

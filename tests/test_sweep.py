@@ -46,9 +46,11 @@ def test_a_killed_local_worker_is_replaced_and_its_chunk_played_again(tmp_path, 
 
 
 def test_a_worker_dying_every_time_is_an_error_after_the_retries(tmp_path):
-    die = functools.partial(squares_crashing_once, str(tmp_path / "no-such-dir" / "m"), 5)
-    with pytest.raises((RuntimeError, OSError)):
+    marker = tmp_path / "deaths"
+    die = functools.partial(squares_crashing_once, str(marker), 5, times=99)
+    with pytest.raises(RuntimeError, match="died 2 times.*retries=1"):
         sweep(die, range(10), workers=2, chunk_size=2, retries=1)
+    assert marker.read_text().count("\n") == 2  # the first try and one retry
 
 
 def test_a_store_keeps_finished_chunks_and_resume_plays_only_the_rest(tmp_path):
@@ -142,8 +144,8 @@ def test_evaluate_resumes_from_its_store_with_the_same_report(tmp_path, monkeypa
 def test_killing_the_whole_run_loses_no_finished_chunk(tmp_path):
     """A real kill (SIGKILL) of winnability.py mid-run, then the same command with --resume."""
     out = tmp_path / "w"
-    cmd = [sys.executable, "experiments/winnability.py", "--rules", "two-pass", "--deals", "40",
-           "--chunk", "2", "--python", "--out", str(out)]  # fmt: skip
+    cmd = [sys.executable, "experiments/winnability.py", "--rules", "two-pass", "msc", "--deals",
+           "40", "--chunk", "2", "--python", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)  # fmt: skip
     chunks = out / "chunks" / "two-pass"
@@ -157,15 +159,17 @@ def test_killing_the_whole_run_loses_no_finished_chunk(tmp_path):
     assert 4 <= len(kept) < 40 and not (out / "winnability.csv").exists()
     done = subprocess.run([*cmd, "--resume"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert f"resuming: {len(kept)} of 40 deals" in done.stderr
+    assert f"resuming: {len(kept)} of 40 deals" in done.stderr  # msc, not reached, starts afresh
     rows = (out / "winnability.csv").read_text().splitlines()[1:]
-    assert [int(r.split(",")[1]) for r in rows] == list(range(40))
+    assert [(r.split(",")[0], int(r.split(",")[1])) for r in rows] == [
+        (rules, n) for rules in ("two-pass", "msc") for n in range(40)
+    ]
     from pyramid_env.solver import solve
 
     for row in rows:
-        _, deal, status, *_ = row.split(",")
-        assert status == solve(int(deal), "two-pass").status.value
-    assert not chunks.exists()  # removed once the CSV holds every row
+        rules, deal, status, *_ = row.split(",")
+        assert status == solve(int(deal), rules).status.value
+    assert not (out / "chunks").exists()  # removed once the CSV holds every row
 
 
 # -- Ray ---------------------------------------------------------------------------------------

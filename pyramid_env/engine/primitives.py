@@ -246,6 +246,22 @@ def class_short(pyr: int, r: int, count_r: int, count_q: int, prank: Any, slots_
     return False
 
 
+def stock_stranded(pyr: int, counts: Any, slots_of: Any, k: Knobs) -> bool:
+    """A live stock card can never be removed: its rank outnumbers the pyramid partners left.
+
+    Only where every card must go (``goal_all``) and stock cards never pair with each other
+    (no ``stock_pairs``): there each non-King stock card leaves with a pyramid card of the
+    partner rank, each of which takes one (the solver's pruning; most such deals fail it at the
+    start). ``counts[r]``: live stock cards of rank ``r`` (or those still reachable).
+    """
+    if not k.goal_all or k.stock_pairs:
+        return False
+    for r in range(1, KING):
+        if counts[r] > (pyr & slots_of[TARGET - r]).bit_count():
+            return True
+    return False
+
+
 def removals_needed(pyr: int, slots_of: Any) -> int:
     """Removals still needed, at least: the A* bound, admissible and consistent.
 
@@ -300,6 +316,6 @@ def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
 
 PRIMITIVES = (
     tops, face_up, advance, can_recycle, is_won, key, unkey, nothing_can_help, reachable,
-    class_short, removals_needed, stock_ranks_needed, draws_needed,
+    class_short, stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
 )  # fmt: skip
 """Every function above: the kernel registers each for compilation."""

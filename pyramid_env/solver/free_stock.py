@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.layout import SHAPES
@@ -84,10 +85,7 @@ class FreeStock:
         self.covering = k.covering_pair
         self.goal_all = k.goal_all
         self.stock_pairs = k.stock_pairs
-        # Clearing everything with no stock-to-stock pairs: each stock card needs a pyramid
-        # partner, so a rank with more live stock cards than pyramid cards of its partner rank
-        # strands one (most deals fail this at the start: it decides them at once).
-        self.strands = bool(k.goal_all and not k.stock_pairs)
+        self.knobs = k
         self.failed: set[int] = set()
         self.won: set[int] = set()
         self.dead_cache: dict[int, bool] = {}  # for search.pruned: pyr | reachable << 28
@@ -109,17 +107,6 @@ class FreeStock:
             return all(counts[r] == counts[TARGET - r] for r in range(1, 7))
         return not any(counts[1:KING])
 
-    def stranded(self, pyr: int, counts: list[int]) -> bool:
-        """A live stock card can never be removed: too few pyramid partners for its rank.
-
-        Only where the goal is every card and stock cards never pair with each other; there
-        each stock card leaves with a pyramid card of the partner rank (Kings alone).
-        """
-        if not self.strands:
-            return False
-        slots_of = self.info.slots_of
-        return any(counts[r] > (pyr & slots_of[TARGET - r]).bit_count() for r in range(1, KING))
-
     def wins(self, pyr: int, counts: list[int]) -> bool:
         """Cached verdict of the relaxation for this shape and stock."""
         k = self.key(pyr, counts)
@@ -140,7 +127,7 @@ class FreeStock:
     def _go(self, pyr: int, counts: list[int], line: list[tuple[int, int]]) -> bool:
         if self._won(pyr, counts):
             return True
-        if pyr == 0 or self.stranded(pyr, counts):
+        if pyr == 0 or P.stock_stranded(pyr, counts, self.info.slots_of, self.knobs):
             return False
         k = self.key(pyr, counts)
         if k in self.failed:
@@ -183,8 +170,8 @@ def free_stock_oracle(s: st.State) -> Callable[[int, list[int]], bool]:
     free = FreeStock(s, tables, Limit(None, None))
 
     def wins(pyr: int, counts: list[int]) -> bool:
-        if pyr == 0:
-            return True
+        if pyr == 0:  # won, unless stock cards must go too (goal="all")
+            return free.wins(pyr, list(counts))
         return not tables.cannot_clear(pyr, counts) and free.wins(pyr, list(counts))
 
     return wins

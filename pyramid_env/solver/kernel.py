@@ -465,8 +465,9 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
     The free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``, which it
     changes and restores): the same moves in the same order (an exposed King alone; pairs of
     exposed cards; a card with its last coverer where allowed; a pyramid card with a stock card
-    of the partner rank), the same rank-class test after each, and its verdicts cached in
-    ``fkeys``/``fvals`` (1 won, 0 lost).
+    of the partner rank), the same rank-class test after each and the same stranded-stock test
+    (``stock_stranded``, goal "all"), and its verdicts cached in ``fkeys``/``fvals`` (1 won,
+    0 lost).
     """
     if pyr == 0:
         if not k.goal_all:
@@ -478,6 +479,8 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
             elif counts[r] or counts[13 - r]:
                 return False
         return True
+    if P.stock_stranded(pyr, counts, slots_of, k):
+        return False
     key = _free_key(pyr, counts)
     h = _find(fkeys, key)
     if fkeys[h] == key:

@@ -43,11 +43,12 @@ def test_bench_shortest_tiny_run_restores_the_solver():
     assert solver.DealTables.draws is before
 
 
-def test_make_labels_gives_the_shipped_labels_on_either_backend(tmp_path):
+def test_make_labels_on_two_processes_gives_the_shipped_labels(tmp_path):
     from experiments import make_labels
     from pyramid_env.seeds import labels
 
     args = ["--rules", "msc", "--sets", "val", "--limit", "8", "--chunks", str(tmp_path / "c")]
+    args += ["--chunk", "2"]  # four chunks over two processes
     counts = make_labels.main([*args, "--out", str(tmp_path / "a"), "--workers", "2"])
     assert sum(counts["msc"][v] for v in ("win", "loss", "unknown")) == 8
     rows = (tmp_path / "a" / "msc.csv").read_text().splitlines()[1:]
