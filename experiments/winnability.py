@@ -240,12 +240,17 @@ def main(argv: list[str] | None = None) -> dict | list:
         (args.out / "chunks").rmdir()
     table = markdown(summaries)
     search = "pure-Python search" if args.python else "compiled search where numba is installed"
-    on = "merged runs" if args.merge else f"{where.name} backend, {where.workers} worker(s)"
+    how = (
+        "merged runs (each run's settings are in its own note)"
+        if args.merge
+        else f"time limit {args.time_limit} s, {search}, winning lines "
+        f"{'not ' if args.no_check else ''}replayed through the engine, {where.name} backend, "
+        f"{where.workers} worker(s)"
+    )
     note = (
-        f"deals {args.first}..{args.first + args.deals - 1}, time limit {args.time_limit} s, "
-        f"{search}, winning lines {'not ' if args.no_check else ''}replayed through the engine, "
-        f"{on}, {machine()}, {time.time() - start:.0f} s wall; "
-        f"label mismatches: {mismatches or 'none'}"
+        f"deals {args.first}..{args.first + args.deals - 1}, {how}, {machine()}, "
+        f"{time.time() - start:.0f} s wall"
+        + ("" if args.merge else f"; label mismatches: {mismatches or 'none'}")
     )
     (args.out / "winnability.md").write_text(f"{table}\n\n{note}\n")
     print(f"\n{table}\n\n{note}")

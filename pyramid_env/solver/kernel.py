@@ -13,10 +13,12 @@ module's own: it fills arrays where the engine builds a list, and tests compare 
 pure-Python searches on every rule variant; every line the kernel returns is replayed move by
 move through the engine before the solver hands it out.
 
-What the kernel leaves out, on purpose: the free-stock relaxation that the Python searches also
-prune with (a search of its own, with a cache; the kernel prunes with the per-card and
-per-rank-class tests only). Both are exact pruning, so verdicts and line lengths are the same;
-the kernel just expands some positions the relaxation would have cut.
+What the A* kernel leaves out, on purpose: the free-stock relaxation that the Python searches
+also prune with (it prunes with the per-card and per-rank-class tests only). Both are exact
+pruning, so verdicts and line lengths are the same; it just expands some positions the
+relaxation would have cut. The verdict search (:func:`dfs_chunk`) does prune with it
+(:func:`_free_wins`), counting its positions into the chunk's expansions as the Python search
+counts them into its budget.
 
 The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
 position key to node, the nodes, and a bucket queue over (f, g) in place of a heap, since
@@ -457,9 +459,12 @@ def _remember(keys: Any, vals: Any, cnt: Any, slot: int, key: int, value: int) -
         cnt[0] += 1
 
 
+_STOP = -1  # _free_wins / _pruned: stopped midway (cache full or chunk spent), nothing decided
+
+
 @_jit
 def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: Any,
-               fkeys: Any, fvals: Any, fcnt: Any) -> bool:  # fmt: skip
+               fkeys: Any, fvals: Any, fcnt: Any, fexp: Any) -> int:  # fmt: skip
     """:meth:`FreeStock.wins <pyramid_env.solver.free_stock.FreeStock.wins>`, compiled.
 
     The free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``, which it
@@ -467,24 +472,30 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
     exposed cards; a card with its last coverer where allowed; a pyramid card with a stock card
     of the partner rank), the same rank-class test after each and the same stranded-stock test
     (``stock_stranded``, goal "all"), and its verdicts cached in ``fkeys``/``fvals`` (1 won,
-    0 lost).
+    0 lost). Returns 1 (won), 0 (lost) or ``_STOP``: the cache is full (it must grow: without
+    it the search is exponential) or ``fexp[0]``, the positions expanded (counted as
+    ``FreeStock`` ticks them), reached ``fexp[1]``. Verdicts found before a stop stay cached,
+    so the search, run again, goes on from where it stopped.
     """
     if pyr == 0:
         if not k.goal_all:
-            return True
+            return 1
         for r in range(1, 7):
             if k.stock_pairs:
                 if counts[r] != counts[13 - r]:
-                    return False
+                    return 0
             elif counts[r] or counts[13 - r]:
-                return False
-        return True
+                return 0
+        return 1
     if P.stock_stranded(pyr, counts, slots_of, k):
-        return False
+        return 0
     key = _free_key(pyr, counts)
     h = _find(fkeys, key)
     if fkeys[h] == key:
-        return fvals[h] == 1
+        return fvals[h]
+    if fcnt[0] >= _FULL_AT * len(fkeys) or fexp[0] >= fexp[1]:
+        return _STOP
+    fexp[0] += 1
     exposed = 0
     m = pyr
     while m:
@@ -493,8 +504,9 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
         if not (pyr & _COVER[i]):
             if prank[i] == 13:  # a King goes alone: removing it never hurts
                 won = _free_wins(pyr ^ (1 << i), counts, prank, slots_of, need, k, fkeys,
-                                 fvals, fcnt)  # fmt: skip
-                _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1 if won else 0)
+                                 fvals, fcnt, fexp)  # fmt: skip
+                if won != _STOP:
+                    _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, won)
                 return won
             exposed |= 1 << i
     a = exposed
@@ -509,9 +521,12 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
             if prank[j] == 13 - r:
                 after = pyr ^ (1 << i) ^ (1 << j)
                 if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of, need):
-                    if _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt):
+                    won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
+                                     fcnt, fexp)  # fmt: skip
+                    if won == 1:
                         _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-                        return True
+                    if won != 0:
+                        return won
     if k.covering_pair:
         for i in range(28):
             c = pyr & _COVER[i]
@@ -522,10 +537,12 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
                     after = pyr ^ (1 << i) ^ (1 << j)
                     if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of,
                                          need):  # fmt: skip
-                        if _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
-                                      fcnt):  # fmt: skip
+                        won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
+                                         fcnt, fexp)  # fmt: skip
+                        if won == 1:
                             _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-                            return True
+                        if won != 0:
+                            return won
     a = exposed
     while a:
         i = _lowidx(a)
@@ -535,39 +552,46 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
         if counts[q]:
             counts[q] -= 1
             after = pyr ^ (1 << i)
-            ok = not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need)
-            won = ok and _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt)
+            won = 0
+            if not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need):
+                won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt,
+                                 fexp)  # fmt: skip
             counts[q] += 1
-            if won:
+            if won == 1:
                 _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-                return True
+            if won != 0:
+                return won
     _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 0)
-    return False
+    return 0
 
 
 @_jit
 def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slots_of: Any,
             stock_of: Any, need: Any, k: Any, caches: Any, cache_cnt: Any,
-            counts: Any) -> bool:  # fmt: skip
-    """:func:`pyramid_env.solver.search.pruned`, compiled: lost for sure from here.
+            counts: Any, fexp: Any) -> int:  # fmt: skip
+    """:func:`pyramid_env.solver.search.pruned`, compiled: 1 if lost for sure from here, else 0.
 
     A card or rank class can never be cleared, or even a free stock of the cards still
     reachable would not win; cached on (pyramid, reachable stock) in ``caches[0:2]`` (the
-    free-stock verdicts in ``caches[2:4]``).
+    free-stock verdicts in ``caches[2:4]``). ``_STOP`` (nothing cached) when the free-stock
+    search stopped midway (see :func:`_free_wins`).
     """
     reach = P.reachable(pyr, left, ptr, rec, srank, slots_of, k)
     key = pyr | reach << 28
     dkeys, dvals = caches[0], caches[1]
     h = _find(dkeys, key)
     if dkeys[h] == key:
-        return dvals[h] == 1
-    dead = _cannot_clear(pyr, reach, prank, slots_of, stock_of, need)
+        return dvals[h]
+    dead = 1 if _cannot_clear(pyr, reach, prank, slots_of, stock_of, need) else 0
     if not dead:
         for r in range(14):
             counts[r] = (reach & stock_of[r]).bit_count()
-        dead = not _free_wins(pyr, counts, prank, slots_of, need, k, caches[2], caches[3],
-                              cache_cnt[1:])  # fmt: skip
-    _remember(dkeys, dvals, cache_cnt, h, key, 1 if dead else 0)
+        won = _free_wins(pyr, counts, prank, slots_of, need, k, caches[2], caches[3],
+                         cache_cnt[1:], fexp)  # fmt: skip
+        if won == _STOP:
+            return _STOP
+        dead = 1 - won
+    _remember(dkeys, dvals, cache_cnt, h, key, dead)
     return dead
 
 
@@ -580,7 +604,9 @@ def dfs_chunk(
     """Depth-first verdict search for at most ``max_expand`` expansions: ``(result, expanded)``.
 
     ``result``: ``WIN`` (the line is ``lv_moves[j, lv_i[j] - 1]`` for ``j < cnt[0]``, then
-    ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first).
+    ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first;
+    the free-stock cache may have filled midway through a position, which is then tried again).
+    The free-stock positions expanded count into ``expanded`` too.
     The same search as :func:`pyramid_env.solver.search.dfs` (removals before turning the
     stock, a forced King alone, the same pruning tests with the free-stock relaxation, a set of
     positions entered). Level ``d`` of the stack holds the ``lv_n[d]`` children of the
@@ -591,6 +617,7 @@ def dfs_chunk(
     """
     exp = np.empty(28, dtype=np.int64)
     counts = np.zeros(14, dtype=np.int64)
+    fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
     force_kings = k.draw_count == 1
     expanded = 0
     while True:
@@ -616,10 +643,17 @@ def dfs_chunk(
         h = _find(hkeys, key)
         if hkeys[h] == key:
             continue  # entered before, or pruned
+        fexp[0] = 0
+        fexp[1] = max_expand - expanded
+        dead = _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
+                       cache_cnt, counts, fexp)  # fmt: skip
+        expanded += fexp[0]  # the free-stock positions count too, as FreeStock ticks them
+        if dead == _STOP or (not dead and expanded >= max_expand):
+            lv_i[d] = c  # this position again in the next chunk (its verdicts found are cached)
+            return (GROW if dead == _STOP and fexp[0] < fexp[1] else PAUSED), expanded
         hkeys[h] = key
         cnt[1] += 1
-        if _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
-                   cache_cnt, counts):  # fmt: skip
+        if dead:
             continue
         expanded += 1
         n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, lv_moves[d + 1],
