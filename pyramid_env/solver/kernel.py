@@ -17,8 +17,8 @@ What the A* kernel leaves out, on purpose: the free-stock relaxation that the Py
 also prune with (it prunes with the per-card and per-rank-class tests only). Both are exact
 pruning, so verdicts and line lengths are the same; it just expands some positions the
 relaxation would have cut. The verdict search (:func:`dfs_chunk`) does prune with it
-(:func:`_free_wins`), counting its positions into the chunk's expansions as the Python search
-counts them into its budget.
+(:func:`_free_wins`), whose positions bound a chunk's work (so a time limit holds) but, unlike
+the Python search's, are not counted in ``nodes`` or the budget.
 
 The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
 position key to node, the nodes, and a bucket queue over (f, g) in place of a heap, since
@@ -606,7 +606,10 @@ def dfs_chunk(
     ``result``: ``WIN`` (the line is ``lv_moves[j, lv_i[j] - 1]`` for ``j < cnt[0]``, then
     ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first;
     the free-stock cache may have filled midway through a position, which is then tried again).
-    The free-stock positions expanded count into ``expanded`` too.
+    ``expanded`` counts the search's own positions (what a ``budget`` buys, as before the
+    free-stock search was bounded); the chunk stops when those and the free-stock positions
+    together reach ``max_expand``, so the caller's clock is checked between chunks however the
+    work is split.
     The same search as :func:`pyramid_env.solver.search.dfs` (removals before turning the
     stock, a forced King alone, the same pruning tests with the free-stock relaxation, a set of
     positions entered). Level ``d`` of the stack holds the ``lv_n[d]`` children of the
@@ -620,6 +623,7 @@ def dfs_chunk(
     fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
     force_kings = k.draw_count == 1
     expanded = 0
+    work = 0  # expanded, plus the free-stock positions: what bounds a chunk
     while True:
         d = cnt[0]
         if d < 0:
@@ -627,7 +631,7 @@ def dfs_chunk(
         if lv_i[d] >= lv_n[d]:
             cnt[0] = d - 1
             continue
-        if expanded >= max_expand:
+        if work >= max_expand:
             return PAUSED, expanded
         if (d + 2 >= len(lv_n) or 2 * (cnt[1] + 64) > len(hkeys)
                 or cache_cnt[0] > 0.5 * caches.shape[1] or cache_cnt[1] > 0.5 * caches.shape[1]):
@@ -644,11 +648,11 @@ def dfs_chunk(
         if hkeys[h] == key:
             continue  # entered before, or pruned
         fexp[0] = 0
-        fexp[1] = max_expand - expanded
+        fexp[1] = max_expand - work
         dead = _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
                        cache_cnt, counts, fexp)  # fmt: skip
-        expanded += fexp[0]  # the free-stock positions count too, as FreeStock ticks them
-        if dead == _STOP or (not dead and expanded >= max_expand):
+        work += fexp[0]
+        if dead == _STOP or (not dead and work >= max_expand):
             lv_i[d] = c  # this position again in the next chunk (its verdicts found are cached)
             return (GROW if dead == _STOP and fexp[0] < fexp[1] else PAUSED), expanded
         hkeys[h] = key
@@ -656,6 +660,7 @@ def dfs_chunk(
         if dead:
             continue
         expanded += 1
+        work += 1
         n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, lv_moves[d + 1],
                     lv_fields[d + 1], stock_of, exp)  # fmt: skip
         if force_kings:  # a waste or stock King goes alone, as an exposed pyramid King does
