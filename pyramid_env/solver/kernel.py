@@ -460,6 +460,7 @@ def _remember(keys: Any, vals: Any, cnt: Any, slot: int, key: int, value: int) -
 
 
 _STOP = -1  # _free_wins / _pruned: stopped midway (cache full or chunk spent), nothing decided
+_WORK_SLICE = 20_000  # positions (main and free-stock) a verdict chunk may run between checks
 
 
 @_jit
@@ -607,9 +608,9 @@ def dfs_chunk(
     ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first;
     the free-stock cache may have filled midway through a position, which is then tried again).
     ``expanded`` counts the search's own positions (what a ``budget`` buys, as before the
-    free-stock search was bounded); the chunk stops when those and the free-stock positions
-    together reach ``max_expand``, so the caller's clock is checked between chunks however the
-    work is split.
+    free-stock search was bounded), at most ``max_expand``; the chunk also stops when those and
+    the free-stock positions together reach ``max(max_expand, _WORK_SLICE)``, so the caller's
+    clock is checked between chunks however the work is split.
     The same search as :func:`pyramid_env.solver.search.dfs` (removals before turning the
     stock, a forced King alone, the same pruning tests with the free-stock relaxation, a set of
     positions entered). Level ``d`` of the stack holds the ``lv_n[d]`` children of the
@@ -623,7 +624,11 @@ def dfs_chunk(
     fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
     force_kings = k.draw_count == 1
     expanded = 0
-    work = 0  # expanded, plus the free-stock positions: what bounds a chunk
+    work = 0  # expanded, plus the free-stock positions: what bounds a chunk's time
+    # At least a full slice of work, however little budget is left: with the budget's last
+    # position to spend, the free-stock search still needs room to finish (it goes on where it
+    # stopped, its verdicts cached, but never if each slice were one position).
+    slice_ = max(max_expand, _WORK_SLICE)
     while True:
         d = cnt[0]
         if d < 0:
@@ -631,7 +636,7 @@ def dfs_chunk(
         if lv_i[d] >= lv_n[d]:
             cnt[0] = d - 1
             continue
-        if work >= max_expand:
+        if expanded >= max_expand or work >= slice_:
             return PAUSED, expanded
         if (d + 2 >= len(lv_n) or 2 * (cnt[1] + 64) > len(hkeys)
                 or cache_cnt[0] > 0.5 * caches.shape[1] or cache_cnt[1] > 0.5 * caches.shape[1]):
@@ -648,11 +653,11 @@ def dfs_chunk(
         if hkeys[h] == key:
             continue  # entered before, or pruned
         fexp[0] = 0
-        fexp[1] = max_expand - work
+        fexp[1] = slice_ - work
         dead = _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
                        cache_cnt, counts, fexp)  # fmt: skip
         work += fexp[0]
-        if dead == _STOP or (not dead and work >= max_expand):
+        if dead == _STOP or (not dead and (expanded >= max_expand or work >= slice_)):
             lv_i[d] = c  # this position again in the next chunk (its verdicts found are cached)
             return (GROW if dead == _STOP and fexp[0] < fexp[1] else PAUSED), expanded
         hkeys[h] = key
