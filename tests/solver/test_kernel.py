@@ -78,3 +78,20 @@ def test_compiled_verdict_budget_gives_unknown():
     sol = solve(hard, "two-pass", budget=1_000, compiled=True)
     assert sol.status is Verdict.UNKNOWN and 1_000 < sol.nodes <= 1_001
     assert solve(hard, "two-pass", time_limit=1e-6, compiled=True).status is Verdict.UNKNOWN
+
+
+def test_the_free_stock_cache_grows_and_a_small_budget_still_ends():
+    """Deals found slow at scale: the free-stock cache filled up and the search went exponential
+    (one-pass 479027 took 117 s); and with a little budget left a chunk must still have room for
+    the free-stock search, or the search never ends (the time limit here only bounds a bug)."""
+    import time
+
+    for deal, rules, verdict in [(479027, "one-pass", Verdict.LOSS), (134053, "msc", Verdict.WIN)]:
+        start = time.process_time()
+        assert solve(deal, rules, time_limit=30, compiled=True).status is verdict
+        assert time.process_time() - start < 3
+        start = time.process_time()
+        for budget in (1, 5, 50):
+            sol = solve(deal, rules, budget=budget, time_limit=30, compiled=True)
+            assert sol.status is Verdict.UNKNOWN and sol.nodes == budget + 1
+        assert time.process_time() - start < 3
