@@ -42,3 +42,16 @@ python experiments/winnability.py --rules two-pass one-pass three-pass msc two-c
 python experiments/winnability.py --rules msc two-card relaxed unlimited --passes 2 --deals 2000 --out results/winnability/passes-2
 python experiments/winnability.py --rules msc two-card two-pass --passes 1 --deals 2000 --out results/winnability/passes-1
 python experiments/winnability.py --rules relaxed unlimited two-pass --passes 3 --deals 2000 --out results/winnability/passes-3
+
+# Winnability at scale (README, "Beyond one machine"): a million deals per preset on Ray on the 2
+# local cores (--address auto for a cluster); a stopped run goes on with --resume.
+W="--no-check --workers 2 --backend ray --chunk 2000"
+python experiments/winnability.py --rules relaxed --deals 1000000 $W --out results/winnability/scale/relaxed
+python experiments/winnability.py --rules unlimited --deals 1000000 $W --out results/winnability/scale/unlimited
+python experiments/winnability.py --rules relaxed --goal all --deals 1000000 $W --out results/winnability/scale/relaxed-goal-all
+python experiments/winnability.py --rules unlimited --goal all --deals 1000000 $W --out results/winnability/scale/unlimited-goal-all
+python experiments/winnability.py --rules msc --deals 1000000 $W --out results/winnability/scale/msc
+python experiments/winnability.py --rules one-pass --deals 1000000 $W --out results/winnability/scale/one-pass
+# The backends' throughput, and RLlib's PPO from one command (the rllib extra).
+python experiments/bench_sweep.py --rules msc --deals 12000 --rounds 2
+python experiments/train_rllib.py --config configs/rllib_msc.toml
