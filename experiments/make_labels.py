@@ -28,10 +28,10 @@ from pathlib import Path
 
 from pyramid_env.engine import PyramidError
 from pyramid_env.engine.rules import PRESETS
-from pyramid_env.options import add_backend_args
+from pyramid_env.options import add_sweep_args
 from pyramid_env.seeds import LABELLED, SEED_SETS
 from pyramid_env.solver import Verdict, solve
-from pyramid_env.sweep import SETTINGS_FILE, ChunkStore, check_backend, sweep
+from pyramid_env.sweep import ChunkStore, check_backend, resume_flags, sweep
 
 OUT = Path(__file__).parents[1] / "pyramid_env" / "labels"
 
@@ -65,13 +65,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
         default=Path("results/make_labels"),
         help="where finished chunks are kept until a preset's file is written",
     )
-    p.add_argument("--chunk", type=int, default=50, help="deals per task (default 50)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="keep the chunks a stopped run with the same settings wrote",
-    )
-    add_backend_args(p, workers=2, what="run")
+    add_sweep_args(p, chunk=50, workers=2)
     args = p.parse_args(argv)
     try:
         where = check_backend(args.backend, args.workers, args.address)
@@ -79,17 +73,18 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
         p.error(str(err))
     args.out.mkdir(parents=True, exist_ok=True)
     deals = sorted(n for name in args.sets for n in SEED_SETS[name][: args.limit])
-    stores = {rules: args.chunks / rules for rules in args.rules}
-    started = {rules: (store / SETTINGS_FILE).exists() for rules, store in stores.items()}
-    if args.resume and not any(started.values()):
-        p.error(f"--resume: {args.chunks} holds no earlier run of {', '.join(args.rules)}")
+    stores = [args.chunks / rules for rules in args.rules]
+    try:
+        resumes = resume_flags(stores, args.resume)
+    except PyramidError as err:
+        p.error(str(err))
     counts = {}
     done = []
-    for rules, store in stores.items():
+    for rules, store, resume in zip(args.rules, stores, resumes, strict=True):
         start = time.time()
         settings = {"rules": rules, "sets": args.sets, "time_limit": args.time_limit,
                     "shortest_limit": args.shortest_limit}  # fmt: skip
-        try:  # a preset the stopped run had not reached starts afresh
+        try:
             results = sweep(
                 functools.partial(label_chunk, rules, args.time_limit, args.shortest_limit),
                 deals,
@@ -97,7 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, int]]:
                 chunk_size=args.chunk,
                 store=store,
                 settings=settings,
-                resume=args.resume and started[rules],
+                resume=resume,
                 progress=rules,
             )
         except PyramidError as err:  # a resumed run of other settings (named), a bad chunk

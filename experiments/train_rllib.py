@@ -30,12 +30,11 @@ figures per evaluation), the last RLlib checkpoint (``checkpoint/``, for
 from __future__ import annotations
 
 import argparse
-import ast
 import csv
 import json
 import shutil
+import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,10 @@ from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.evaluation import evaluate
 
 ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
+from experiments.toml_config import read_config  # noqa: E402  (after the path is set)
+
 TRAIN_KEYS = {  # RLlib's result keys (under "env_runners") -> TensorBoard tags
     "episode_return_mean": "train/episode_return_mean",
     "episode_len_mean": "train/episode_len_mean",
@@ -77,22 +80,7 @@ def load_config(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namesp
     p.add_argument("--set", action="append", default=[], help="KEY=VALUE, dotted keys")
     p.add_argument("--runs", type=Path, default=ROOT / "runs", help="where run folders go")
     args = p.parse_args(argv)
-    with open(args.config, "rb") as f:
-        cfg = tomllib.load(f)
-    if args.total_timesteps is not None:
-        cfg["total_timesteps"] = args.total_timesteps
-    if args.seed is not None:
-        cfg["seed"] = args.seed
-    for item in args.set:
-        key, _, value = item.partition("=")
-        *path, last = key.split(".")
-        node = cfg
-        for k in path:
-            node = node.setdefault(k, {})
-        try:
-            node[last] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            node[last] = value  # a bare string
+    cfg = read_config(args.config, args.total_timesteps, args.seed, args.set)
     return cfg, args
 
 

@@ -42,10 +42,10 @@ from pathlib import Path
 from pyramid_env.benchmark import machine
 from pyramid_env.engine import PyramidError, Rules, get_rules
 from pyramid_env.evaluation import wilson
-from pyramid_env.options import add_backend_args
+from pyramid_env.options import add_sweep_args
 from pyramid_env.seeds import labels
 from pyramid_env.solver import Verdict, solve
-from pyramid_env.sweep import SETTINGS_FILE, Backend, check_backend, default_chunk, sweep
+from pyramid_env.sweep import Backend, check_backend, default_chunk, resume_flags, sweep
 
 
 @dataclass(slots=True)
@@ -166,13 +166,7 @@ def main(argv: list[str] | None = None) -> dict | list:
     p.add_argument("--time-limit", type=float, default=None, help="seconds per deal")
     p.add_argument("--out", type=Path, default=Path("results/winnability"))
     p.add_argument("--merge", nargs="+", type=Path, help="CSVs of earlier runs to combine")
-    p.add_argument("--chunk", type=int, default=500, help="deals per task (default 500)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="keep the chunks a stopped run with the same settings wrote to --out",
-    )
-    add_backend_args(p, workers=1, what="run")
+    add_sweep_args(p, chunk=500, workers=1)
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -212,14 +206,15 @@ def main(argv: list[str] | None = None) -> dict | list:
         p.error(str(err))
     presets = [] if args.merge else [get_rules(name, **knobs) for name in args.rules]
     stores = [args.out / "chunks" / rules.name.replace(" ", "_") for rules in presets]
-    started = [(store / SETTINGS_FILE).exists() for store in stores]
-    if args.resume and presets and not any(started):
-        p.error(f"--resume: {args.out}/chunks holds no earlier run of {', '.join(args.rules)}")
-    for rules, store, resume in zip(presets, stores, started, strict=True):
-        try:  # a preset the stopped run had not reached starts afresh
+    try:
+        resumes = resume_flags(stores, args.resume)
+    except PyramidError as err:
+        p.error(str(err))
+    for rules, store, resume in zip(presets, stores, resumes, strict=True):
+        try:
             rows, wrong = run(rules, args.first, args.deals, args.time_limit, args.python,
                               check=not args.no_check, backend=where, chunk=args.chunk,
-                              store=store, resume=args.resume and resume)  # fmt: skip
+                              store=store, resume=resume)  # fmt: skip
         except PyramidError as err:  # a resumed run of other settings (named), a bad chunk
             p.error(str(err))
         if wrong:

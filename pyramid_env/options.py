@@ -122,3 +122,17 @@ def add_backend_args(p: argparse.ArgumentParser, workers: int = 2, what: str = "
         metavar="ADDR",
         help="a running Ray cluster to use (auto, or ray://HOST:10001), with --backend ray",
     )
+
+
+def add_sweep_args(p: argparse.ArgumentParser, chunk: int, workers: int) -> None:
+    """:func:`add_backend_args`, plus ``--chunk`` and ``--resume``: a script's stored sweep.
+
+    Shared by the experiment scripts that keep their finished chunks (winnability, labels).
+    """
+    p.add_argument("--chunk", type=int, default=chunk, help=f"deals per task (default {chunk})")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the chunks a stopped run with the same settings wrote, and play the rest",
+    )
+    add_backend_args(p, workers=workers, what="run")

@@ -174,6 +174,22 @@ class ChunkStore:
             pass  # not empty: something else lives there
 
 
+def resume_flags(stores: Sequence[str | Path], resume: bool) -> list[bool]:
+    """Per store of a several-part run (a preset each), whether to resume it.
+
+    With ``resume``, a store that holds a run is resumed and one that holds none (the stopped
+    run never reached it) starts afresh; without, every store starts afresh.
+
+    Raises:
+        PyramidError: ``resume`` and no store holds a run: nothing to resume.
+    """
+    started = [(Path(store) / SETTINGS_FILE).exists() for store in stores]
+    if resume and stores and not any(started):
+        where = ", ".join(str(store) for store in stores)
+        raise PyramidError(f"--resume: no earlier run in {where}; run without --resume")
+    return [resume and s for s in started]
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text)
@@ -356,4 +372,12 @@ def _ray_chunks(
             ray.cancel(ref)
 
 
-__all__ = ["BACKENDS", "Backend", "ChunkStore", "check_backend", "default_chunk", "sweep"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "ChunkStore",
+    "check_backend",
+    "default_chunk",
+    "resume_flags",
+    "sweep",
+]
