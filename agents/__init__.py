@@ -23,7 +23,10 @@ name                agent
                     keeps most samples winnable (``samples=``, ``budget=``, ``consistent=``)
 ``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
                     file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
-                    a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`
+                    a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`,
+                    an expert-iteration network (``expit-msc``) an :class:`ExpitPolicyAgent`,
+                    its search file (``expit-search-msc``) an :class:`ExpitSearchAgent`
+                    (pimc's search where the network is unsure)
 ==================  ===========================================================================
 """
 
@@ -43,6 +46,7 @@ from pyramid_env.agents.baselines import (
     RandomAgent,
     RandomRemovalAgent,
 )
+from pyramid_env.agents.expit import ExpitPolicyAgent, ExpitSearchAgent
 from pyramid_env.agents.honest import PimcAgent, ScoutAgent
 from pyramid_env.agents.lookahead import LookaheadAgent
 from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
@@ -55,6 +59,8 @@ BASELINES: dict[str, type] = {
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
 # Search agents: they look ahead over what a player knows (lookahead: free-stock rules only).
 SEARCH: dict[str, type] = {"lookahead": LookaheadAgent, "scout": ScoutAgent, "pimc": PimcAgent}
+# Shipped files that play as search agents, by their metadata's "kind": the agent class.
+TRAINED_SEARCH: dict[str, type] = {"value": LookaheadAgent, "expit-search": ExpitSearchAgent}
 TRAINED_DIR = "trained"
 MANIFEST = "manifest.json"  # written by experiments/ship_agent.py
 
@@ -133,19 +139,31 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
 
 
 def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
-    """A policy network as a :class:`PolicyAgent`, a value network as a lookahead agent."""
-    if net.meta.get("kind") == "value":
+    """A policy network as a :class:`PolicyAgent`, a value network as a lookahead agent.
+
+    An expert-iteration search file becomes its search agent, with the settings it was shipped
+    with (``kwargs`` override them).
+    """
+    kind = net.meta.get("kind")
+    if kind == "value":
         kwargs.setdefault("depth", net.meta.get("depth", 2))
         return LookaheadAgent(value=net, name=name, **kwargs)
+    if kind == "expit-search":
+        return ExpitSearchAgent(net, name=name, **(net.meta.get("search", {}) | kwargs))
+    if kind == "expit":
+        return ExpitPolicyAgent(net, name=name, **kwargs)
     return PolicyAgent(net, name=name, **kwargs)
 
 
 __all__ = [
     "BASELINES",
     "MANIFEST",
+    "TRAINED_SEARCH",
     "ORACLES",
     "SEARCH",
     "Agent",
+    "ExpitPolicyAgent",
+    "ExpitSearchAgent",
     "FirstRemovalAgent",
     "GreedyAgent",
     "HintAgent",

@@ -44,6 +44,8 @@ class MLPPolicy:
         activation: ``"tanh"`` or ``"relu"``.
         meta: what the policy was trained on; ``obs_mode`` (default ``"onehot"``),
             ``observe_stock``, ``rules`` and anything else worth keeping (steps, wall time).
+            ``value_head: true`` says the last output is a value head's logit (the network's
+            estimate of the chance to win from the position), not an action's.
     """
 
     def __init__(
@@ -59,8 +61,8 @@ class MLPPolicy:
         self.activation = activation
         self.meta = dict(meta or {})
 
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        """Action logits for one observation (or a batch, leading axis)."""
+    def forward(self, obs: np.ndarray) -> np.ndarray:
+        """Every output for one observation (or a batch, leading axis): logits, then value."""
         x = np.asarray(obs, np.float32)
         act = _ACTIVATIONS[self.activation]
         for i, (w, b) in enumerate(self.layers):
@@ -68,6 +70,26 @@ class MLPPolicy:
             if i < len(self.layers) - 1:
                 x = act(x)
         return x
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Action logits for one observation (or a batch, leading axis)."""
+        out = self.forward(obs)
+        return out[..., :-1] if self.meta.get("value_head") else out
+
+    def value(self, obs: np.ndarray) -> np.ndarray:
+        """The value head's chance to win (a sigmoid of the last output), for a value head.
+
+        Raises:
+            PyramidError: the network has no value head.
+        """
+        if not self.meta.get("value_head"):
+            raise PyramidError("this policy has no value head (meta value_head is not set)")
+        return 1.0 / (1.0 + np.exp(-self.forward(obs)[..., -1]))
+
+    def policy_and_value(self, obs: np.ndarray) -> tuple[np.ndarray, float]:
+        """Logits and value of one observation from one pass through the network."""
+        out = self.forward(obs)
+        return out[:-1], float(1.0 / (1.0 + np.exp(-out[-1])))
 
     @classmethod
     def from_sb3(cls, model: Any, **meta: Any) -> MLPPolicy:

@@ -41,6 +41,7 @@ from pyramid_env.agents import (
     BASELINES,
     ORACLES,
     SEARCH,
+    TRAINED_SEARCH,
     LookaheadAgent,
     MLPPolicy,
     make_agent,
@@ -98,7 +99,7 @@ def known_agents() -> dict[str, list[str]]:
     out["baseline"] += BASELINES
     out["search"] += SEARCH
     for name, meta in _shipped_meta().items():
-        out["search" if meta.get("kind") == "value" else "learned"].append(name)
+        out["search" if meta.get("kind") in TRAINED_SEARCH else "learned"].append(name)
     out["clairvoyant"] += ORACLES
     return out
 
@@ -136,7 +137,7 @@ def agent_kind(name: str) -> str:
     meta = _meta(name)
     if meta is None:
         raise _unknown_agent(name)
-    return "search" if meta.get("kind") == "value" else "learned"
+    return "search" if meta.get("kind") in TRAINED_SEARCH else "learned"
 
 
 def default_agents(rules: str | Rules) -> list[str]:
@@ -484,7 +485,9 @@ def run(
     made, skipped = _make_agents(list(agents or default_agents(preset)))
     names = by_kind(list(made))
     for name in names:  # a search agent fails on its first move under other rules: fail now
-        searcher = SEARCH.get(name, LookaheadAgent)  # a shipped value network plays lookahead
+        # A shipped search file plays as its kind's agent (a value network: lookahead).
+        kind = (_meta(name) or {}).get("kind")
+        searcher = SEARCH.get(name) or TRAINED_SEARCH.get(kind, LookaheadAgent)
         if agent_kind(name) == "search" and not searcher.supports(preset):
             raise PyramidError(f"{name} searches free-stock rules only, not {rules}")
     out = Path(out or Path("results") / "benchmark" / rules.replace(" ", "_"))

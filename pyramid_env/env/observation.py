@@ -17,7 +17,12 @@ counters     5      0..255  pass number, recycles left (255 = unlimited), stock 
 The flat form (``obs_mode="flat"``) is these pieces concatenated in this order as float32: 109
 numbers, indices 0-27 pyramid, 28-55 exposed, 56-79 stock, 80-103 stock_where, 104-108 counters.
 The one-hot form (``obs_mode="onehot"``, :func:`onehot`) is 905 float32 numbers in [0, 1], the
-categorical pieces as one-hot rows, for networks.
+categorical pieces as one-hot rows, for networks. The counts form (``obs_mode="counts"``,
+:func:`counts`) adds what a player counts and a search reads (922 numbers): how many cards of
+each rank are still unseen (13, divided by 4: the cards neither in the pyramid, nor removed,
+nor ever turned face up) and the recycles left, one-hot (none, one, two, three or more /
+unlimited). Unseen ranks are a count anyone can make (52 cards minus those seen), never their
+order; with ``observe_stock="full"`` nothing is unseen.
 
 :func:`encode_rows` is the encoder, over arrays of positions (one row per game): the vector env
 calls it on all its games at once. :class:`Encoder` is the single env's path for one position,
@@ -79,6 +84,16 @@ def flat_space() -> spaces.Box:
     return spaces.Box(np.zeros(FLAT_SIZE, np.float32), high, dtype=np.float32)
 
 
+def unseen_ranks(srank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """Cards of each rank (1..13) among the ``unseen`` places: ``(..., 24)`` -> ``(..., 13)``.
+
+    ``srank`` holds the stock cycle's ranks, ``unseen`` 1 where a live stock card has never been
+    face up. The count is what a player works out from the cards seen; the order stays hidden.
+    """
+    hot = np.eye(14, dtype=np.int8)[srank] * unseen[..., None].astype(np.int8)
+    return hot.sum(axis=-2, dtype=np.int8)[..., 1:]
+
+
 def encode_rows(
     pyr: np.ndarray,
     left: np.ndarray,
@@ -91,6 +106,7 @@ def encode_rows(
     k: Knobs,
     reveal_stock: bool,
     *,
+    with_unseen: bool = False,
     present: np.ndarray | None = None,
     exposed: np.ndarray | None = None,
     tops: tuple[np.ndarray, np.ndarray] | None = None,
@@ -112,6 +128,7 @@ def encode_rows(
         seen: (N,) int64, the cycle cards ever turned face up (ignored with ``reveal_stock``).
         k: the rules.
         reveal_stock: show the whole stock order (``observe_stock="full"``).
+        with_unseen: add the piece ``"unseen"`` (:func:`unseen_ranks`), for the counts form.
         present: :func:`~pyramid_env.env.batch.present` of ``pyr``, if the caller has it
             already (the vector env does, from its legal moves).
         exposed: :func:`~pyramid_env.env.batch.exposed`, likewise.
@@ -136,13 +153,16 @@ def encode_rows(
     counters[:, 2] = (live * ~on_waste).sum(axis=1)
     counters[:, 3] = live.sum(axis=1) - counters[:, 2] - drawn
     counters[:, 4] = batch.popcount(pyr)
-    return {
+    obs = {
         "pyramid": np.where(present, prank, np.int8(0)),
         "exposed": exposed.astype(np.int8),
         "stock": np.where(known == 1, srank, live * np.int8(UNKNOWN)),
         "stock_where": where,
         "counters": counters,
     }
+    if with_unseen:
+        obs["unseen"] = unseen_ranks(srank, live - known)
+    return obs
 
 
 class Encoder:
@@ -159,8 +179,11 @@ class Encoder:
         self.prank = np.array([RANK[c] for c in s.deal.pyramid], np.int8)
         self.srank = np.array([RANK[c] for c in s.deal.stock], np.int8)
 
-    def encode(self, s: State, seen: int) -> dict[str, np.ndarray]:
-        """The observation of ``s``; ``seen`` is the mask of cycle cards ever turned face up."""
+    def encode(self, s: State, seen: int, with_unseen: bool = False) -> dict[str, np.ndarray]:
+        """The observation of ``s``; ``seen`` is the mask of cycle cards ever turned face up.
+
+        ``with_unseen`` adds the piece ``"unseen"`` (:func:`unseen_ranks`), for the counts form.
+        """
         bits = _bits48(s.left | (s.left if self.reveal else seen & s.left) << 24)
         live, known = bits[:24], bits[24:]
         stock = np.where(known, self.srank, live * np.int8(UNKNOWN))
@@ -182,13 +205,16 @@ class Encoder:
             ],
             np.int16,
         )
-        return {
+        obs = {
             "pyramid": _PRESENT[s.pyr] * self.prank,
             "exposed": _EXPOSED[s.pyr].copy(),
             "stock": stock,
             "stock_where": where,
             "counters": counters,
         }
+        if with_unseen:
+            obs["unseen"] = unseen_ranks(self.srank, live - known)
+        return obs
 
 
 def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -225,3 +251,27 @@ def onehot(obs: dict[str, np.ndarray]) -> np.ndarray:
             parts.append(hot.reshape(*x.shape[:-1], x.shape[-1] * k))
     parts.append(obs["counters"].astype(np.float32) / _COUNTER_SCALE)
     return np.concatenate(parts, axis=-1)
+
+
+# The counts form: the one-hot form, the unseen ranks (/4) and the recycles left, one-hot.
+PASSES_LEFT = 4  # recycles left: none, one, two, three or more (or unlimited)
+COUNTS_SIZE = ONEHOT_SIZE + 13 + PASSES_LEFT
+
+
+def counts_space() -> spaces.Box:
+    """The counts ``Box`` form (``obs_mode="counts"``), 922 float32 numbers in [0, 1]."""
+    return spaces.Box(0.0, 1.0, (COUNTS_SIZE,), np.float32)
+
+
+def counts(obs: dict[str, np.ndarray]) -> np.ndarray:
+    """The counts form of a ``Dict`` observation holding ``"unseen"`` (or of a batch of them).
+
+    The one-hot form, then the unseen cards of each rank divided by 4, then the recycles left
+    one-hot: what a determinized search reads from a position (which cards may still come,
+    and how many more times the stock can be gone through), given to a network directly
+    rather than left for it to work out from the pyramid and the seen stock.
+    """
+    recycles_left = obs["counters"][..., 1].astype(np.int64)  # 255: unlimited
+    passes = np.eye(PASSES_LEFT, dtype=np.float32)[np.minimum(recycles_left, PASSES_LEFT - 1)]
+    unseen = obs["unseen"].astype(np.float32) / 4
+    return np.concatenate([onehot(obs), unseen, passes], axis=-1)

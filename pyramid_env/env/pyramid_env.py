@@ -33,7 +33,7 @@ from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS, action_id
 from pyramid_env.seeds import seed_set
 
-OBS_MODES = ("dict", "flat", "onehot", "pettingzoo", "rllib")
+OBS_MODES = ("dict", "flat", "onehot", "counts", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
 RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -264,7 +264,9 @@ class PyramidEnv(gym.Env):
     ``observe_stock="seen"`` shows a stock card only once it has been face up; ``"full"`` shows
     the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
     109), ``"onehot"`` (float32 Box of 905, the categorical pieces one-hot: the form for
-    networks), ``"pettingzoo"`` (``{"observation", "action_mask"}``) or ``"rllib"``
+    networks), ``"counts"`` (float32 Box of 922: the one-hot form, the unseen cards of each rank
+    and the recycles left, what a search over the unseen cards reads), ``"pettingzoo"``
+    (``{"observation", "action_mask"}``) or ``"rllib"``
     (``{"observations", "action_mask"}``).
 
     ## Rewards
@@ -382,6 +384,7 @@ class PyramidEnv(gym.Env):
             "dict": ob.dict_space(),
             "flat": ob.flat_space(),
             "onehot": ob.onehot_space(),
+            "counts": ob.counts_space(),
             "pettingzoo": spaces.Dict({"observation": ob.flat_space(), "action_mask": mask_space}),
             "rllib": spaces.Dict({"observations": ob.flat_space(), "action_mask": mask_space}),
         }[obs_mode]
@@ -547,11 +550,13 @@ class PyramidEnv(gym.Env):
             mask[ids] = 1
 
     def _obs(self) -> Any:
-        obs = self._encoder.encode(self.state, self._seen)
+        obs = self._encoder.encode(self.state, self._seen, self.obs_mode == "counts")
         if self.obs_mode == "dict":
             return obs
         if self.obs_mode == "onehot":
             return ob.onehot(obs)
+        if self.obs_mode == "counts":
+            return ob.counts(obs)
         flat = ob.flatten(obs)
         if self.obs_mode == "flat":
             return flat

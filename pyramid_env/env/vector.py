@@ -359,7 +359,7 @@ class PyramidVectorEnv(VectorEnv):
         g = self._games
         obs = ob.encode_rows(
             g.pyr, g.left, g.ptr, g.drawn, g.recycles, g.prank, g.srank, self._seen, g.knobs,
-            self.proto.observe_stock == "full",
+            self.proto.observe_stock == "full", with_unseen=self.proto.obs_mode == "counts",
             present=self._present, exposed=self._exposed, tops=self._tops,
         )  # fmt: skip
         mode = self.proto.obs_mode
@@ -367,6 +367,8 @@ class PyramidVectorEnv(VectorEnv):
             return obs
         if mode == "onehot":
             return ob.onehot(obs)
+        if mode == "counts":
+            return ob.counts(obs)
         flat = ob.flatten(obs)
         if mode == "flat":
             return flat

@@ -41,6 +41,8 @@ def same_info(vinfo, i, info) -> bool:
     [
         ("relaxed", {}),
         ("three-pass", {"obs_mode": "onehot"}),
+        ("two-pass", {"obs_mode": "counts"}),
+        ("msc", {"obs_mode": "counts", "observe_stock": "full", "max_steps": 50}),
         ("one-pass", {"obs_mode": "flat"}),
         ("msc", {"reward": "score", "obs_mode": "pettingzoo"}),
         ("two-card", {"observe_stock": "full", "obs_mode": "rllib", "max_steps": 40}),

@@ -1,0 +1,395 @@
+"""Expert iteration's search: honest determinized search guided by a policy-and-value network.
+
+The search is :class:`~pyramid_env.agents.honest.PimcAgent`'s (deal the unseen cards into the
+unseen stock places in random orders, score each candidate move by the sampled deals the
+solver can still win after it; the solver's line once nothing is hidden), with a network that
+reads what the player sees (``obs_mode="counts"``: the position, the seen stock in cycle order,
+how many cards of each rank are unseen, the recycles left) and estimates those scores (a Q
+head, one output per move) and the position's chance (a value head) deciding where to spend
+it:
+
+- *which candidates*: only the network's ``top_k`` best-scored moves are examined (tried in
+  the greedy agent's order, which breaks ties, see :func:`candidates`);
+- *whether to search at all*: a decision whose best move leads the next by ``margin`` is
+  played without a solver call, and so is a position the value head gives up on
+  (``hopeless``): proving each sample lost costs the solver the most, and there is nothing
+  to gain there;
+- *how many samples*: ``samples`` deals of the unseen cards per decision searched.
+
+:func:`search` is the one search, used both to make training targets (``experiments/
+train_expit.py`` records each decision's win counts) and by
+:class:`ExpitSearchAgent` to play. Honesty is the honest agents': while a card is hidden the
+deal is read only through :func:`~pyramid_env.agents.honest.unseen` and
+:func:`~pyramid_env.agents.honest.determinize`; the network reads the observation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.agents.base import Turn
+from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.honest import _king, _Line, determinize, unseen
+from pyramid_env.agents.policy import MLPPolicy
+from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.rules import Rules
+from pyramid_env.engine.state import State, apply
+from pyramid_env.solver import Verdict, solve
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What one decision's search found.
+
+    Attributes:
+        action: the move chosen (most samples kept winnable; the earlier candidate on ties).
+        wins: per examined candidate, the samples still winnable after it; a candidate cut
+            short because it could no longer reach the best count has the count so far.
+        complete: candidates whose count is final (tried on every winnable sample, or won
+            them all): the moves tied at the best count among these are the search's choice
+            set, the training target.
+        winnable: sampled deals the solver could win before the move (0: lost in every one).
+        samples: deals sampled.
+        solves: solver calls made.
+    """
+
+    action: int
+    wins: dict[int, int]
+    complete: list[int]
+    winnable: int
+    samples: int
+    solves: int
+
+    def best(self) -> list[int]:
+        """The moves tied at the best final count (empty when every sample was lost)."""
+        if not self.winnable:
+            return []
+        top = max(self.wins[a] for a in self.complete)
+        return [a for a in self.complete if self.wins[a] == top]
+
+
+def search(
+    s: State,
+    known: int,
+    candidates: list[int],
+    samples: int,
+    budget: int | None,
+    rng: np.random.Generator,
+    ties: bool = False,
+) -> SearchResult:
+    """Determinized search over ``candidates`` (in order of preference) from position ``s``.
+
+    Args:
+        s: the position; only its visible part and the set of unseen cards are read.
+        known: the stock places the player has seen (``turn.known``).
+        candidates: the moves to examine, the preferred first (ties go to it).
+        samples: random orders of the unseen cards to deal.
+        budget: positions per solver verdict (one that runs out counts as a loss; ``None``:
+            no limit).
+        rng: the source of the orders.
+        ties: count every candidate until it falls behind the best (``wins + left < best``),
+            so all moves tied at the best are known; else stop as soon as one cannot beat it,
+            and once a candidate keeps every winnable sample (what play needs).
+    """
+    places, cards = unseen(s, known)
+    worlds: list[State] = []
+    first: list[int] = []  # the first move of each winnable sample's winning line
+    solves = 0
+    for _ in range(samples):
+        world = determinize(s, places, cards, rng)
+        solves += 1
+        line_start = _first_move(world, budget)
+        if line_start is not None:
+            worlds.append(world)
+            first.append(line_start)
+    wins: dict[int, int] = {}
+    complete: list[int] = []
+    if not worlds:
+        return SearchResult(candidates[0], wins, complete, 0, samples, solves)
+    best, best_wins, n = candidates[0], -1, len(worlds)
+    for action in candidates:
+        count, done = 0, True
+        for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
+            if line_start == action:
+                count += 1
+                continue
+            child = world.copy()
+            apply(child, MOVES[action])
+            solves += 1
+            if _first_move(child, budget) is not None:
+                count += 1
+            elif count + n - k - 1 < best_wins or (not ties and count + n - k - 1 == best_wins):
+                done = False
+                break  # cannot reach (or, without ties, beat) the best any more
+        wins[action] = count
+        if done:
+            complete.append(action)
+        if count > best_wins:
+            best, best_wins = action, count
+        if best_wins == n and not ties:
+            break  # keeps every winnable sample: no move does better
+    return SearchResult(best, wins, complete, n, samples, solves)
+
+
+def _first_move(world: State, budget: int | None) -> int | None:
+    """The first move of a winning line of ``world`` (-1 if won already), else ``None``."""
+    sol = solve(world, budget=budget, check=False)
+    if sol.status is not Verdict.WIN:
+        return None
+    return sol.moves[0].id if sol.moves else -1
+
+
+TIE = 1e-3  # score step between neighbours in greedy's order: greedy breaks near-ties
+
+
+def move_scores(net: MLPPolicy, turn: Turn, prefs: list[int]) -> np.ndarray:
+    """Per legal move (``turn.legal``'s order), the network's chance the deal stays winnable.
+
+    The network's 327 action outputs are a Q head: the sigmoid of a move's output estimates
+    the share of the unseen cards' orders in which the solver can still win after it, as the
+    search counts it. ``TIE`` per place in greedy's order (``prefs``) is taken off, so moves
+    the network cannot tell apart go in greedy's order: a move that makes progress, where
+    "any move that keeps every order winnable" is often a draw, and a player that draws
+    whenever that is safe runs out of passes.
+    """
+    q = 1.0 / (1.0 + np.exp(-np.asarray(net.logits(turn.obs), np.float64)[turn.legal]))
+    place = {a: i for i, a in enumerate(prefs)}
+    return q - TIE * np.array([place[a] for a in turn.legal])
+
+
+def candidates(
+    prefs: list[int], legal: list[int], scores: np.ndarray | None, top_k: int
+) -> list[int]:
+    """The ``top_k`` best-scored legal moves, in the greedy agent's order ``prefs``.
+
+    All of ``prefs`` with ``top_k`` 0 or no scores. The network chooses which moves the search
+    examines; greedy's fixed order breaks the search's ties (see :func:`move_scores`).
+    """
+    if scores is None or not top_k or top_k >= len(legal):
+        return prefs
+    keep = {legal[i] for i in np.argsort(-scores, kind="stable")[:top_k]}
+    return [a for a in prefs if a in keep]
+
+
+class ExpitSearchAgent:
+    """Honest determinized search spent where a Q-and-value network says it matters.
+
+    Args:
+        net: an :class:`MLPPolicy` with a value head, trained on ``obs_mode="counts"``
+            (``experiments/train_expit.py``).
+        samples: orders of the unseen cards per decision searched.
+        budget: positions per solver verdict.
+        top_k: candidates examined, the network's best-scored (0: every legal move).
+        margin: play the network's favourite without searching when its score leads the
+            next move's by at least this (above 1: always search).
+        hopeless: play the network's favourite without searching when the value head's chance
+            to win is below this (0: never).
+        name: the name in tables.
+    """
+
+    name = "expit-search"
+
+    def __init__(
+        self,
+        net: MLPPolicy,
+        samples: int = 16,
+        budget: int = 30_000,
+        top_k: int = 3,
+        margin: float = 0.2,
+        hopeless: float = 0.0,
+        name: str = "expit-search",
+    ) -> None:
+        """See the class docstring."""
+        if not net.meta.get("value_head"):
+            raise PyramidError("ExpitSearchAgent needs a network with a value head")
+        self.net, self.name = net, name
+        self.samples, self.budget, self.top_k = samples, budget, top_k
+        self.margin, self.hopeless = margin, hopeless
+        self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
+        self.greedy = GreedyAgent()
+        self.line = _Line(None)
+
+    @staticmethod
+    def supports(rules: Rules) -> bool:
+        """Every rule set (the network is trained for one; the benchmark runs it on that one)."""
+        return True
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The searched move, or the network's where the search is not worth its cost."""
+        s = turn.state
+        prefs = self.greedy.preferences(turn)
+        if turn.known & s.left == s.left:  # nothing hidden: the solver's line
+            action = self.line.next(s)
+            if action is not None:
+                return action
+            scores = move_scores(self.net, turn, prefs)
+            return self.line.fell_back(s, turn.legal[int(np.argmax(scores))])
+        if len(turn.legal) == 1:
+            return turn.legal[0]
+        kings = [a for a in turn.removals if _king(a)]
+        if kings:  # a King goes alone: removing it never costs a pairing
+            return kings[0]
+        scores = move_scores(self.net, turn, prefs)
+        top = np.sort(scores)[::-1]
+        if top[0] - top[1] >= self.margin or self.net.value(turn.obs) < self.hopeless:
+            return turn.legal[int(np.argmax(scores))]
+        moves = candidates(prefs, turn.legal, scores, self.top_k)
+        return search(s, turn.known, moves, self.samples, self.budget, rng).action
+
+
+class ExpitPolicyAgent:
+    """An expert-iteration network alone: no search, no solver; numpy only.
+
+    Plays the legal move whose deal the network thinks most likely to stay winnable
+    (:func:`move_scores`, on ``obs_mode="counts"``), near-ties in the greedy agent's order.
+    Honest: the network reads the observation, and greedy only what a player knows.
+
+    Args:
+        net: an :class:`MLPPolicy` written by ``experiments/train_expit.py``.
+        name: the name in tables.
+    """
+
+    name = "expit"
+
+    def __init__(self, net: MLPPolicy, name: str = "expit") -> None:
+        """See the class docstring."""
+        self.net, self.name = net, name
+        self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
+        self.greedy = GreedyAgent()
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The network's favourite legal move."""
+        if len(turn.legal) == 1:
+            return turn.legal[0]
+        scores = move_scores(self.net, turn, self.greedy.preferences(turn))
+        return turn.legal[int(np.argmax(scores))]
+
+
+_NETS: dict[str, MLPPolicy] = {}  # per worker process: a round's network, loaded once
+
+
+def _load_net(path: str | None) -> MLPPolicy | None:
+    if path is None:
+        return None
+    if path not in _NETS:
+        _NETS[path] = MLPPolicy.load(path)
+    return _NETS[path]
+
+
+def record_games(
+    deals: list[int],
+    rules: Rules,
+    net: str | None,
+    samples: int,
+    budget: int,
+    seed: int,
+    round_: int = 0,
+    top_k: int = 0,
+    learner: float = 0.0,
+    max_steps: int = 1000,
+) -> list[dict[str, Any]]:
+    """Expert iteration's self-play: the guided search plays ``deals``, every decision kept.
+
+    At each decision with a choice (not a lone move or a King) the search examines the
+    network's ``top_k`` likeliest moves (every move in the first round, or with ``top_k`` 0)
+    and plays its choice (:func:`candidates`: ties go to greedy's order; or, with chance
+    ``learner``, the network's favourite), counting every examined move until it falls behind
+    the best (``ties=True``); once nothing is hidden
+    it is the same search on one "sample", the position itself (so it plays the first move in
+    that order that keeps the deal winnable). Each deal's generator is seeded from ``(seed,
+    round_, deal)``, so the games do not depend on chunking or worker count.
+
+    Args:
+        deals: the deal numbers (from ``train``).
+        rules: the rule set.
+        net: the path of the round's :class:`MLPPolicy` (``None`` in the first round).
+        samples: sampled orders per searched decision.
+        budget: positions per solver verdict.
+        seed: the run's seed.
+        round_: the round number.
+        top_k: moves examined per decision, the network's likeliest (0: all).
+        learner: the chance that the network's own favourite is played at a searched
+            decision instead of the search's move (the targets are the search's counts either
+            way): as in DAgger, the network then learns in the positions its own play leads
+            to, not only in the search's.
+        max_steps: the env's step limit.
+
+    Returns:
+        Per deal: ``actions`` played; ``q`` (per step, ``[move, share]`` for each move examined:
+        the share of the samples the solver could still win after it, the Q head's target; a
+        move cut short once it could not reach the best has its count so far; empty where
+        nothing was searched); ``values`` (per step, the share of samples the solver could win:
+        the value head's target; ``None`` where nothing was searched); ``won``; ``searched``
+        decisions while cards were hidden; ``solves``; ``cpu`` seconds.
+    """
+    from pyramid_env.engine.state import is_won
+    from pyramid_env.env import PyramidEnv
+
+    policy = _load_net(net)
+    greedy = GreedyAgent()
+    env = PyramidEnv(rules, obs_mode="counts", max_steps=max_steps)
+    out = []
+    for n in deals:
+        start = time.process_time()
+        rng = np.random.default_rng([seed, round_, n])
+        obs, _ = env.reset(options={"deal": n})
+        actions: list[int] = []
+        qs: list[list[list[float]]] = []
+        values: list[float | None] = []
+        searched = solves = 0
+        done = False
+        while not done and (legal := env.legal_actions()):
+            s, known = env.state, env.known_stock()
+            turn = Turn(s, legal, known, obs)
+            kings = [a for a in turn.removals if _king(a)]
+            if len(legal) == 1 or kings:
+                action = kings[0] if kings else legal[0]
+                q, value = [], None
+            else:
+                prefs = greedy.preferences(turn)
+                scores = None if policy is None else move_scores(policy, turn, prefs)
+                moves = candidates(prefs, legal, scores, top_k)
+                # Nothing hidden: one "sample", the position itself.
+                hidden = known & s.left != s.left
+                res = search(s, known, moves, samples if hidden else 1, budget, rng, ties=True)
+                action = res.action
+                # Lost in every sample: lost after every move too.
+                counts = res.wins if res.winnable else dict.fromkeys(moves, 0)
+                q = [[a, w / res.samples] for a, w in counts.items()]
+                value = res.winnable / res.samples
+                if scores is not None and learner and rng.random() < learner:
+                    action = legal[int(np.argmax(scores))]
+                searched, solves = searched + hidden, solves + res.solves
+            actions.append(action)
+            qs.append(q)
+            values.append(value)
+            obs, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        out.append(
+            {
+                "actions": actions,
+                "q": qs,
+                "values": values,
+                "won": bool(is_won(env.state)),
+                "searched": searched,
+                "solves": solves,
+                "cpu": time.process_time() - start,
+            }
+        )
+    return out
+
+
+__all__ = [
+    "ExpitPolicyAgent",
+    "ExpitSearchAgent",
+    "SearchResult",
+    "candidates",
+    "move_scores",
+    "record_games",
+    "search",
+]

@@ -1,0 +1,103 @@
+"""Where an expert-iteration network goes wrong: its agreement with the search, its fatal moves.
+
+    python experiments/expit_errors.py runs/expit_msc__*/best.npz --seeds "val[:100]"
+
+On deals it never trained on (``--seeds``, val by default):
+
+1. **Agreement**: the search that made the training data (``record_games`` without a network:
+   every move examined, greedy's order on ties) plays the deals; at each of its decisions the
+   network's favourite is compared with the search's move, apart while cards are hidden and
+   once the whole stock is known.
+2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
+   first move after which it no longer can (the solver, clairvoyant, is the judge here, for
+   the analysis only) is counted by phase and kind (draw or removal).
+
+Prints one JSON line per network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn
+from pyramid_env.agents.expit import record_games
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.env import PyramidEnv
+from pyramid_env.seeds import seed_set
+from pyramid_env.solver import Verdict, solve
+
+
+def _favourite(agent: ExpitPolicyAgent, env: PyramidEnv, obs: np.ndarray) -> int:
+    turn = Turn(env.state, env.legal_actions(), env.known_stock(), obs)
+    return agent.act(turn, np.random.default_rng(0))
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("nets", nargs="+", type=Path, help="networks saved by train_expit.py")
+    p.add_argument("--seeds", default="val[:100]")
+    p.add_argument("--samples", type=int, default=16, help="the search's samples per decision")
+    args = p.parse_args(argv)
+    deals = list(seed_set(args.seeds))
+    rows = []
+    games: dict[str, list] = {}
+    for path in args.nets:
+        net = MLPPolicy.load(path)
+        agent = ExpitPolicyAgent(net)
+        rules = get_rules(net.meta["rules"])
+        if rules.name not in games:
+            games[rules.name] = record_games(deals, rules, None, args.samples, 30_000, seed=7)
+        env = PyramidEnv(rules, obs_mode="counts")
+        agree = {"hidden": [0, 0], "known": [0, 0]}
+        for n, game in zip(deals, games[rules.name], strict=True):
+            obs, _ = env.reset(options={"deal": n})
+            for action, target, value in zip(
+                game["actions"], game["targets"], game["values"], strict=True
+            ):
+                if value is not None and target:
+                    hidden = env.known_stock() & env.state.left != env.state.left
+                    phase = "hidden" if hidden else "known"
+                    agree[phase][0] += _favourite(agent, env, obs) == target[0]
+                    agree[phase][1] += 1
+                obs, *_ = env.step(action)
+        fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}
+        winnable = won = 0
+        for n in deals:
+            obs, _ = env.reset(options={"deal": n})
+            if solve(env.state, check=False).status is not Verdict.WIN:
+                continue
+            winnable += 1
+            done = False
+            while not done and env.legal_actions():
+                hidden = env.known_stock() & env.state.left != env.state.left
+                action = _favourite(agent, env, obs)
+                obs, _, term, trunc, info = env.step(action)
+                done = term or trunc
+                if not info["won"] and solve(env.state, check=False).status is not Verdict.WIN:
+                    kind = "draw" if action <= 1 else "removal"
+                    fatal[f"{'hidden' if hidden else 'known'} {kind}"] += 1
+                    break
+            won += info["won"]
+        row = {
+            "net": str(path),
+            "seeds": args.seeds,
+            "agreement_hidden": round(agree["hidden"][0] / max(agree["hidden"][1], 1), 3),
+            "decisions_hidden": agree["hidden"][1],
+            "agreement_known": round(agree["known"][0] / max(agree["known"][1], 1), 3),
+            "decisions_known": agree["known"][1],
+            "winnable": winnable,
+            "won": won,
+            "first_fatal_move": fatal,
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+r"""Expert iteration's learning curves: val win rate per round against CPU hours, per rule set.
+
+    python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ \\
+        --out experiments/figures/expit.png
+
+Reads each run folder's ``eval.csv`` (a row per round: the network alone on the val deals) and
+``metrics.json`` (the search agent, measured once at the end). One panel per rule set: the
+network per round (x: the CPU hours spent so far, search and training), the search agent as a
+star, and dashed lines for greedy, ``pimc`` (32 samples) and the solver on the same val deals,
+evaluated here so the references are this code's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from pyramid_env.evaluation import evaluate  # noqa: E402
+
+
+def load(run: Path) -> tuple[str, str, list[dict[str, float]], dict]:
+    """(rules, val seeds, rows of eval.csv, metrics) of one expert-iteration run folder."""
+    cfg = json.loads((run / "config.json").read_text())
+    with open(run / "eval.csv") as f:
+        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    metrics = json.loads((run / "metrics.json").read_text())
+    return cfg["rules"], cfg["eval"]["seeds"], rows, metrics
+
+
+def main(argv: list[str] | None = None) -> Path:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("runs", nargs="+", type=Path, help="run folders of train_expit.py")
+    p.add_argument("--out", type=Path, default=Path("results/expit.png"))
+    p.add_argument("--references", nargs="*", default=["greedy", "pimc", "solver"])
+    args = p.parse_args(argv)
+    runs = [load(run) for run in args.runs]
+    presets = sorted({r[0] for r in runs})
+    fig, axes = plt.subplots(1, len(presets), figsize=(6 * len(presets), 4), squeeze=False)
+    for ax, rules in zip(axes[0], presets, strict=True):
+        seeds = next(r[1] for r in runs if r[0] == rules)
+        for name, style in zip(args.references, ("--", "-.", ":"), strict=False):
+            rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
+            ax.axhline(100 * rate, ls=style, color="grey")
+            ax.text(0, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey")
+        for r_rules, _, rows, metrics in runs:
+            if r_rules != rules:
+                continue
+            xs = [r["cpu_h"] for r in rows]
+            line = ax.plot(xs, [100 * r["val_win_rate"] for r in rows], marker="o",
+                           label=f"network alone ({metrics['run'].split('__')[0]})")  # fmt: skip
+            search = metrics["search_agent"]
+            cost = f"{1000 * search['cpu_per_deal']:.0f} ms CPU/deal"
+            ax.plot([xs[int(metrics["best_round"])]], [100 * search["val_win_rate"]], marker="*",
+                    markersize=12, color=line[0].get_color(), ls="none",
+                    label=f"network + search ({cost})")  # fmt: skip
+        ax.set_title(f"{rules}: expert iteration, val win rate ({seeds})", fontsize=10)
+        ax.set_xlabel("CPU hours (search and training, cumulative)")
+        ax.set_ylabel("deals won (%)")
+        ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=100)
+    print(args.out)
+    return args.out
+
+
+if __name__ == "__main__":
+    main()

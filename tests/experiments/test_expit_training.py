@@ -1,0 +1,100 @@
+"""experiments/train_expit.py end to end at a tiny budget: seeded, and its files are agents."""
+
+import csv
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("tensorboard")
+
+from experiments import plot_expit, ship_agent, train_expit  # noqa: E402
+from pyramid_env import evaluate  # noqa: E402
+from pyramid_env.agents import (  # noqa: E402
+    ExpitPolicyAgent,
+    ExpitSearchAgent,
+    MLPPolicy,
+    make_agent,
+)
+
+TINY = [
+    "--set", "rounds.count=2", "--set", "rounds.first_deals=12", "--set", "rounds.deals=8",
+    "--set", "search.samples=4", "--set", "net.hidden=[32]", "--set", "eval.seeds='val[:6]'",
+    "--set", "agent.samples=4", "--set", "agent.margin=0.1", "--set", "agent.hopeless=0.0",
+    "--set", "workers=1",
+]  # fmt: skip
+
+
+def test_train_expit_tiny_run_is_reproducible_and_ships_two_agents(tmp_path):
+    metrics = train_expit.main([*TINY, "--runs", str(tmp_path / "a")])
+    (run,) = (tmp_path / "a").iterdir()
+    names = {p.name for p in run.iterdir()}
+    assert {"config.json", "eval.csv", "metrics.json", "best.npz", "best-search.npz"} <= names
+    assert {"round0.npz", "round1.npz"} <= names
+    assert any(name.startswith("events.out.tfevents") for name in names)  # TensorBoard
+    with open(run / "eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["round"]) for r in rows] == [0, 1] and int(rows[1]["deals"]) == 20
+    assert int(rows[1]["positions"]) > int(rows[0]["positions"]) > 0
+    best = MLPPolicy.load(run / "best.npz")
+    assert best.meta["value_head"] and best.meta["obs_mode"] == "counts"
+    assert best.meta["rules"] == "msc" and best.meta["algo"] == "ExIt"
+    agent = make_agent(str(run / "best-search.npz"))
+    assert isinstance(agent, ExpitSearchAgent) and agent.samples == 4
+    assert metrics["search_agent"]["samples"] == 4
+
+    # The network alone evaluates as the run said (the file is the agent).
+    assert isinstance(make_agent(str(run / "best.npz")), ExpitPolicyAgent)
+    alone = evaluate(ExpitPolicyAgent(best), "msc", "val[:6]").summary()
+    assert alone["win_rate"] == best.meta["val_win_rate"]
+
+    # Seeded: a second run gives the same games and the same weights.
+    train_expit.main([*TINY, "--runs", str(tmp_path / "b")])
+    (again,) = (tmp_path / "b").iterdir()
+    for name in ("round0.npz", "round1.npz"):
+        w1, w2 = MLPPolicy.load(run / name).layers, MLPPolicy.load(again / name).layers
+        assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(w1, w2, strict=True))
+
+    chart = plot_expit.main([str(run), "--out", str(tmp_path / "c.png"), "--references", "greedy"])
+    assert chart.is_file() and chart.stat().st_size > 1000
+
+    shipped = ship_agent.main([str(run / "best-search.npz"), "tiny-search", "--dest",
+                               str(tmp_path / "ship")])  # fmt: skip
+    assert MLPPolicy.load(shipped).meta["kind"] == "expit-search"
+
+
+def test_rank_relabelling_is_a_symmetry_of_the_game(monkeypatch):
+    """The augmentation's relabelled observation is exactly the observation of the deal with
+    its cards relabelled, along a game: same legal moves, same solver verdict."""
+    from pyramid_env import deal
+    from pyramid_env.engine.rules import get_rules
+    from pyramid_env.env import PyramidEnv
+    from pyramid_env.env import observation as ob
+    from pyramid_env.solver import solve
+
+    rules = get_rules("msc")
+    rng = np.random.default_rng(0)
+    for n in range(8):
+        (m,) = train_expit.rank_maps(1, np.random.default_rng(n))
+        assert sorted(m[1:13]) == list(range(1, 13)) and m[13] == 13
+        assert all(m[r] + m[13 - r] == 13 for r in range(1, 13))
+        cards = [(c // 13) * 13 + m[c % 13 + 1] - 1 for c in deal(n).cards]
+        one, two = PyramidEnv(rules, obs_mode="dict"), PyramidEnv(rules, obs_mode="dict")
+        one.reset(options={"deal": n})
+        two.reset(options={"cards": cards})
+        assert solve(one.state).status == solve(two.state).status
+        monkeypatch.setattr(train_expit, "rank_maps", lambda k, r, m=m: m[None])
+        for _ in range(50):
+            obs = ob.Encoder(one.state, False).encode(one.state, one.known_stock(), True)
+            packed = np.concatenate([*(obs[k] for k, _, _ in ob.PIECES), obs["unseen"]])
+            relabelled = train_expit.counts_input(packed[None].astype(np.int16), rng)[0]
+            other = ob.Encoder(two.state, False).encode(two.state, two.known_stock(), True)
+            assert np.array_equal(relabelled, ob.counts(other))
+            legal = one.legal_actions()
+            assert legal == two.legal_actions()
+            if not legal:
+                break
+            action = legal[rng.integers(len(legal))]
+            one.step(action)
+            two.step(action)
+        monkeypatch.undo()
