@@ -8,13 +8,14 @@ how many cards of each rank are unseen, the recycles left) and estimates those s
 head, one output per move) and the position's chance (a value head) deciding where to spend
 it:
 
-- *which candidates*: only the network's ``top_k`` best-scored moves are examined (tried in
+- *which candidates*: greedy's move and the network's ``top_k`` best are examined (tried in
   the greedy agent's order, which breaks ties, see :func:`candidates`);
-- *whether to search at all*: a decision whose best move leads the next by ``margin`` is
-  played without a solver call, and so is a position the value head gives up on
-  (``hopeless``): proving each sample lost costs the solver the most, and there is nothing
-  to gain there;
-- *how many samples*: ``samples`` deals of the unseen cards per decision searched.
+- *whether to search at all*: a position the value head gives up on (``hopeless``) is
+  played without a solver call: proving each sample lost costs the solver the most, and
+  there is nothing to gain there;
+- *how many samples*: a few orders of the unseen cards first, many more where the decision
+  is contested (another move beats greedy's on the first look, or the network rates another
+  move well above it).
 
 :func:`search` is the one search, used both to make training targets (``experiments/
 train_expit.py`` records each decision's win counts) and by
@@ -144,51 +145,61 @@ def _first_move(world: State, budget: int | None) -> int | None:
     return sol.moves[0].id if sol.moves else -1
 
 
-TIE = 1e-3  # score step between neighbours in greedy's order: greedy breaks near-ties
+def q_and_value(net: MLPPolicy, obs: np.ndarray) -> tuple[np.ndarray, float]:
+    """The network's Q head (327 chances, one per move) and value head, from one pass.
 
-
-def move_scores(net: MLPPolicy, turn: Turn, prefs: list[int]) -> np.ndarray:
-    """Per legal move (``turn.legal``'s order), the network's chance the deal stays winnable.
-
-    The network's 327 action outputs are a Q head: the sigmoid of a move's output estimates
-    the share of the unseen cards' orders in which the solver can still win after it, as the
-    search counts it. ``TIE`` per place in greedy's order (``prefs``) is taken off, so moves
-    the network cannot tell apart go in greedy's order: a move that makes progress, where
-    "any move that keeps every order winnable" is often a draw, and a player that draws
-    whenever that is safe runs out of passes.
+    A move's Q estimates the share of the unseen cards' orders in which the solver can still
+    win after it, as the search counts it; the value, that share before the move.
     """
-    q = 1.0 / (1.0 + np.exp(-np.asarray(net.logits(turn.obs), np.float64)[turn.legal]))
-    place = {a: i for i, a in enumerate(prefs)}
-    return q - TIE * np.array([place[a] for a in turn.legal])
+    out = 1.0 / (1.0 + np.exp(-np.asarray(net.forward(obs), np.float64)))
+    return out[:-1], float(out[-1])
 
 
-def candidates(
-    prefs: list[int], legal: list[int], scores: np.ndarray | None, top_k: int
-) -> list[int]:
-    """The ``top_k`` best-scored legal moves, in the greedy agent's order ``prefs``.
+def favourite(q: np.ndarray, legal: list[int], prefs: list[int], delta: float) -> int:
+    """The first move in greedy's order ``prefs`` whose Q is within ``delta`` of the best.
 
-    All of ``prefs`` with ``top_k`` 0 or no scores. The network chooses which moves the search
-    examines; greedy's fixed order breaks the search's ties (see :func:`move_scores`).
+    Greedy's order decides among moves the network rates alike, so the network overrules
+    greedy only where it thinks greedy's move worse by ``delta``: "any move that keeps every
+    order winnable" is often a draw, and a player that draws whenever that is safe runs out
+    of passes; with ``delta`` 1 this is greedy itself.
     """
-    if scores is None or not top_k or top_k >= len(legal):
+    best = max(q[a] for a in legal)
+    return next(a for a in prefs if q[a] >= best - delta)
+
+
+def candidates(prefs: list[int], legal: list[int], q: np.ndarray | None, top_k: int) -> list[int]:
+    """Greedy's favourite and the ``top_k`` best moves by Q, in greedy's order ``prefs``.
+
+    All of ``prefs`` with ``top_k`` 0 or no network. The network chooses which moves the
+    search examines; greedy's fixed order breaks the search's ties.
+    """
+    if q is None or not top_k or top_k >= len(legal):
         return prefs
-    keep = {legal[i] for i in np.argsort(-scores, kind="stable")[:top_k]}
+    keep = {prefs[0], *sorted(legal, key=lambda a: -q[a])[:top_k]}
     return [a for a in prefs if a in keep]
 
 
 class ExpitSearchAgent:
     """Honest determinized search spent where a Q-and-value network says it matters.
 
+    At a decision while cards are hidden: a position the value head gives up on
+    (``hopeless``) gets greedy's move with no solver call (proving every sample lost is what
+    costs the solver most, and nothing is gained there). Otherwise the search examines greedy's
+    move and the network's ``top_k`` best, on ``samples`` orders of the unseen cards; if another
+    move then beats greedy's, or the network rates another move ``margin`` above it, the
+    decision is contested and the search looks (again) with ``more`` orders. Once
+    nothing is hidden, the solver's line.
+
     Args:
         net: an :class:`MLPPolicy` with a value head, trained on ``obs_mode="counts"``
             (``experiments/train_expit.py``).
-        samples: orders of the unseen cards per decision searched.
+        samples: orders of the unseen cards for the first look.
+        more: orders for a contested decision.
         budget: positions per solver verdict.
-        top_k: candidates examined, the network's best-scored (0: every legal move).
-        margin: play the network's favourite without searching when its score leads the
-            next move's by at least this (above 1: always search).
-        hopeless: play the network's favourite without searching when the value head's chance
-            to win is below this (0: never).
+        top_k: moves examined beside greedy's, the network's best (0: every legal move).
+        margin: how much better the network must rate another move than greedy's for the
+            decision to count as contested at once.
+        hopeless: no search where the value head's chance is below this (0: never).
         name: the name in tables.
     """
 
@@ -197,10 +208,11 @@ class ExpitSearchAgent:
     def __init__(
         self,
         net: MLPPolicy,
-        samples: int = 16,
+        samples: int = 4,
+        more: int = 32,
         budget: int = 30_000,
         top_k: int = 3,
-        margin: float = 0.2,
+        margin: float = 0.1,
         hopeless: float = 0.0,
         name: str = "expit-search",
     ) -> None:
@@ -208,7 +220,7 @@ class ExpitSearchAgent:
         if not net.meta.get("value_head"):
             raise PyramidError("ExpitSearchAgent needs a network with a value head")
         self.net, self.name = net, name
-        self.samples, self.budget, self.top_k = samples, budget, top_k
+        self.samples, self.more, self.budget, self.top_k = samples, more, budget, top_k
         self.margin, self.hopeless = margin, hopeless
         self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
         self.greedy = GreedyAgent()
@@ -220,45 +232,48 @@ class ExpitSearchAgent:
         return True
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
-        """The searched move, or the network's where the search is not worth its cost."""
+        """The searched move, or greedy's where the search is not worth its cost."""
         s = turn.state
         prefs = self.greedy.preferences(turn)
         if turn.known & s.left == s.left:  # nothing hidden: the solver's line
             action = self.line.next(s)
-            if action is not None:
-                return action
-            scores = move_scores(self.net, turn, prefs)
-            return self.line.fell_back(s, turn.legal[int(np.argmax(scores))])
+            return prefs[0] if action is None else action
         if len(turn.legal) == 1:
             return turn.legal[0]
         kings = [a for a in turn.removals if _king(a)]
         if kings:  # a King goes alone: removing it never costs a pairing
             return kings[0]
-        scores = move_scores(self.net, turn, prefs)
-        top = np.sort(scores)[::-1]
-        if top[0] - top[1] >= self.margin or self.net.value(turn.obs) < self.hopeless:
-            return turn.legal[int(np.argmax(scores))]
-        moves = candidates(prefs, turn.legal, scores, self.top_k)
-        return search(s, turn.known, moves, self.samples, self.budget, rng).action
+        q, value = q_and_value(self.net, turn.obs)
+        if value < self.hopeless:
+            return prefs[0]
+        moves = candidates(prefs, turn.legal, q, self.top_k)
+        suspect = max(q[a] for a in turn.legal) - q[prefs[0]] >= self.margin
+        n = self.more if suspect else self.samples
+        res = search(s, turn.known, moves, n, self.budget, rng)
+        if n < self.more and res.action != prefs[0]:  # another move beat greedy's: look again
+            res = search(s, turn.known, moves, self.more, self.budget, rng)
+        return res.action
 
 
 class ExpitPolicyAgent:
     """An expert-iteration network alone: no search, no solver; numpy only.
 
-    Plays the legal move whose deal the network thinks most likely to stay winnable
-    (:func:`move_scores`, on ``obs_mode="counts"``), near-ties in the greedy agent's order.
-    Honest: the network reads the observation, and greedy only what a player knows.
+    Plays greedy's favourite among the legal moves the network's Q head rates within ``delta``
+    of the best (:func:`favourite`; on ``obs_mode="counts"``). Honest: the network reads the
+    observation, and greedy only what a player knows.
 
     Args:
         net: an :class:`MLPPolicy` written by ``experiments/train_expit.py``.
+        delta: see :func:`favourite` (default: the one chosen on val, in ``net.meta``).
         name: the name in tables.
     """
 
     name = "expit"
 
-    def __init__(self, net: MLPPolicy, name: str = "expit") -> None:
+    def __init__(self, net: MLPPolicy, delta: float | None = None, name: str = "expit") -> None:
         """See the class docstring."""
         self.net, self.name = net, name
+        self.delta = net.meta.get("delta", 0.2) if delta is None else delta
         self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
         self.greedy = GreedyAgent()
 
@@ -266,8 +281,8 @@ class ExpitPolicyAgent:
         """The network's favourite legal move."""
         if len(turn.legal) == 1:
             return turn.legal[0]
-        scores = move_scores(self.net, turn, self.greedy.preferences(turn))
-        return turn.legal[int(np.argmax(scores))]
+        q, _ = q_and_value(self.net, turn.obs)
+        return favourite(q, turn.legal, self.greedy.preferences(turn), self.delta)
 
 
 _NETS: dict[str, MLPPolicy] = {}  # per worker process: a round's network, loaded once
@@ -352,8 +367,8 @@ def record_games(
                 q, value = [], None
             else:
                 prefs = greedy.preferences(turn)
-                scores = None if policy is None else move_scores(policy, turn, prefs)
-                moves = candidates(prefs, legal, scores, top_k)
+                q_net = None if policy is None else q_and_value(policy, obs)[0]
+                moves = candidates(prefs, legal, q_net, top_k)
                 # Nothing hidden: one "sample", the position itself.
                 hidden = known & s.left != s.left
                 res = search(s, known, moves, samples if hidden else 1, budget, rng, ties=True)
@@ -362,8 +377,8 @@ def record_games(
                 counts = res.wins if res.winnable else dict.fromkeys(moves, 0)
                 q = [[a, w / res.samples] for a, w in counts.items()]
                 value = res.winnable / res.samples
-                if scores is not None and learner and rng.random() < learner:
-                    action = legal[int(np.argmax(scores))]
+                if q_net is not None and learner and rng.random() < learner:
+                    action = favourite(q_net, legal, prefs, policy.meta.get("delta", 0.2))
                 searched, solves = searched + hidden, solves + res.solves
             actions.append(action)
             qs.append(q)
@@ -389,7 +404,8 @@ __all__ = [
     "ExpitSearchAgent",
     "SearchResult",
     "candidates",
-    "move_scores",
+    "favourite",
+    "q_and_value",
     "record_games",
     "search",
 ]

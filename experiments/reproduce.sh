@@ -21,9 +21,19 @@ python experiments/train_bc.py --config configs/bc_msc.toml --ship bc-msc --ship
 python experiments/train_value.py --config configs/value_relaxed.toml --out runs/value-relaxed \
     --ship value-relaxed
 
+# Expert iteration (about 35 min for msc and 30 for two-pass on 2 cores): the network alone and
+# the network-guided search per rule set, their curves, and where the network goes wrong.
+python experiments/train_expit.py --config configs/expit_msc.toml --ship expit-msc \
+    --ship-search expit-search-msc
+python experiments/train_expit.py --config configs/expit_two-pass.toml --ship expit-two-pass \
+    --ship-search expit-search-two-pass
+python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ --out experiments/figures/expit.png
+python experiments/expit_errors.py agents/trained/expit-msc.npz --seeds "val[:100]"
+
 # The benchmark tables (test deals 0..999), and the learning curves.
 pyramid-env benchmark --rules relaxed
 pyramid-env benchmark --rules msc
+pyramid-env benchmark --rules two-pass
 python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
 
 # Honest play: the solver against scout and pimc per preset (about 10 min on 2 cores with the

@@ -26,11 +26,13 @@ Each round:
    network sees each position in a new one each epoch. ``train.epochs`` passes over all the
    data so far, continuing from the last round's weights (AdamW, 1 torch thread: the network
    is small).
-3. **Measure**: the network alone (no search: the legal move of highest Q, near-ties in
-   greedy's order; ``ExpitPolicyAgent``) on ``eval.seeds`` (never ``test``).
+3. **Measure**: the network alone (``ExpitPolicyAgent``: no search; greedy's favourite among
+   the moves whose Q is within ``policy.delta`` of the best) on ``eval.seeds`` (never
+   ``test``).
 
 The next round's search is guided by the new network. At the end the round with the best
-validation win rate is ``best.npz``; the search agent (``pyramid_env.agents.expit.
+validation win rate, with the ``policy.delta_grid`` value that wins most on ``eval.seeds``,
+is ``best.npz``; the search agent (``pyramid_env.agents.expit.
 ExpitSearchAgent``: the network picks the candidates and skips the search where it is sure)
 is measured on ``eval.seeds`` for every combination of the ``[agent]`` settings (a list tries
 each value), and the one that wins most within ``agent_cpu_cap`` seconds of CPU per deal (the
@@ -85,6 +87,10 @@ def parse(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namespace]:
     p.add_argument("--runs", type=Path, default=ROOT / "runs")
     p.add_argument("--ship", help="copy the best network to agents/trained/NAME.npz")
     p.add_argument("--ship-search", help="copy the search agent to agents/trained/NAME.npz")
+    p.add_argument("--finish", type=Path, metavar="RUN",
+                   help="keep the rounds of the run folder RUN (trained with this config) and "
+                   "redo only the final choice: the [policy], [agent] and agent_cpu_cap "
+                   "settings may differ from RUN's")  # fmt: skip
     args = p.parse_args(argv)
     return read_config(args.config, None, args.seed, args.set), args
 
@@ -247,13 +253,45 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(cfg.get("threads", 1))
     torch.manual_seed(cfg["seed"])
     rules = get_rules(cfg["rules"])  # the rules travel inward as Rules from here
-    run_name = f"{cfg['exp_name']}__{cfg['seed']}__{int(time.time())}"
-    run = args.runs / run_name
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(cfg, indent=2))
-    writer = SummaryWriter(str(run))
     start = time.time()
     workers = cfg.get("workers", 2)
+    if args.finish:
+        run, rows = args.finish, finished_rounds(args.finish, cfg)
+        (run / "config.json").write_text(json.dumps(cfg, indent=2))  # the choice made now
+        writer = SummaryWriter(str(run))
+    else:
+        run = args.runs / f"{cfg['exp_name']}__{cfg['seed']}__{int(time.time())}"
+        run.mkdir(parents=True, exist_ok=True)
+        (run / "config.json").write_text(json.dumps(cfg, indent=2))
+        writer = SummaryWriter(str(run))
+        rows = train_rounds(cfg, rules, run, writer, workers, start)
+    return finish(cfg, rules, run, rows, writer, workers, start, args)
+
+
+CHOICE_KEYS = ("policy", "agent", "agent_cpu_cap")  # what --finish may change
+
+
+def finished_rounds(run: Path, cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of ``run``'s eval.csv, once its config is checked to match ``cfg``'s training."""
+    done = json.loads((run / "config.json").read_text())
+    for key in sorted(set(done) | set(cfg)):
+        if key not in CHOICE_KEYS and done.get(key) != cfg.get(key):
+            raise SystemExit(
+                f"--finish {run}: its {key}={done.get(key)!r}, the config's {cfg.get(key)!r}; "
+                f"only {', '.join(CHOICE_KEYS)} may differ"
+            )
+    with open(run / "eval.csv") as f:
+        return [{k: float(v) for k, v in row.items()} | {"round": int(row["round"])}
+                for row in csv.DictReader(f)]  # fmt: skip
+
+
+def train_rounds(
+    cfg: dict[str, Any], rules: Rules, run: Path, writer: Any, workers: int, start: float
+) -> list[dict[str, Any]]:
+    """The rounds of search and learning; one row of figures per round (eval.csv)."""
+    import torch
+
+    run_name = run.name
     train = SEED_SETS["train"]
     net = build_net(cfg["net"]["hidden"])
     opt = torch.optim.AdamW(net.parameters(), lr=cfg["train"]["learning_rate"],
@@ -261,7 +299,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rng = np.random.default_rng(cfg["seed"])
     data = Data()
     meta = {"algo": "ExIt", "kind": "expit", "rules": rules.name, "seed": cfg["seed"],
-            "run": run_name, "heads": "q,value"}  # fmt: skip
+            "run": run_name, "heads": "q,value", "delta": cfg["policy"]["delta"]}  # fmt: skip
     rows: list[dict[str, Any]] = []
     net_path: Path | None = None
     used, search_cpu = 0, 0.0
@@ -320,9 +358,31 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             w = csv.DictWriter(f, fieldnames=list(row))
             w.writeheader()
             w.writerows(rows)
+    return rows
+
+
+def finish(
+    cfg: dict[str, Any],
+    rules: Rules,
+    run: Path,
+    rows: list[dict[str, Any]],
+    writer: Any,
+    workers: int,
+    start: float,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Choose the round, the network's ``delta`` and the search agent's settings on val."""
     best = max(rows, key=lambda row: (row["val_win_rate"], row["round"]))
     policy = MLPPolicy.load(run / f"round{best['round']}.npz")
-    policy.meta["val_win_rate"] = best["val_win_rate"]
+    deltas = []
+    for delta in cfg["policy"]["delta_grid"]:
+        summary = evaluate(ExpitPolicyAgent(policy, delta=delta), rules, cfg["eval"]["seeds"],
+                           workers=workers).summary()  # fmt: skip
+        deltas.append({"delta": delta, "val_win_rate": summary["win_rate"]})
+        print(json.dumps(deltas[-1]), flush=True)
+    chosen_delta = max(deltas, key=lambda d: (d["val_win_rate"], -d["delta"]))
+    policy.meta["delta"] = chosen_delta["delta"]
+    policy.meta["val_win_rate"] = chosen_delta["val_win_rate"]
     policy.meta["wall_s"] = round(time.time() - start)
     policy.save(run / "best.npz")
     grid = search_grid(cfg["agent"])
@@ -358,9 +418,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     searcher.save(run / "best-search.npz")
     search_eval = chosen
     metrics = {
-        "run": run_name,
+        "run": run.name,
         "rounds": rows,
         "best_round": best["round"],
+        "policy_delta": deltas,
         "search_agent": search_eval,
         "search_grid": trials,
         "wall_s": round(time.time() - start),

@@ -188,24 +188,56 @@ def test_expit_search_never_reads_an_unseen_card(rules):
     assert checked > 20
 
 
-def test_expit_search_gates_skip_the_solver(monkeypatch):
-    """A network sure of every move (margin 0) never calls the solver while cards are hidden:
-    the move is the network's favourite, the one the network alone plays."""
+def test_expit_search_gives_up_where_the_value_head_says_so(monkeypatch):
+    """Where the value head's chance is below ``hopeless`` no solver call is made while cards
+    are hidden: greedy's move is played."""
     import pyramid_env.agents.expit as expit
 
-    net = tiny_net(2)
-    agent = ExpitSearchAgent(net, samples=4, margin=0.0)
-    alone = ExpitPolicyAgent(net)
+    agent = ExpitSearchAgent(tiny_net(2), samples=4, hopeless=1.01)
+    greedy = GreedyAgent()
     monkeypatch.setattr(expit, "search", lambda *a, **k: pytest.fail("searched"))
     env = PyramidEnv("msc", obs_mode="counts")
     obs, _ = env.reset(options={"deal": 5})
     for _ in range(10):
-        legal = env.legal_actions()
-        turn = Turn(env.state, legal, env.known_stock(), obs)
-        kings = [a for a in turn.removals if MOVES[a].kind.name == "KING"]
+        turn = Turn(env.state, env.legal_actions(), env.known_stock(), obs)
         move = agent.act(turn, np.random.default_rng(0))
-        assert move == (kings[0] if kings else alone.act(turn, np.random.default_rng(0)))
+        assert move == greedy.act(turn, np.random.default_rng(0))
         obs, *_ = env.step(move)
+
+
+def test_expit_search_looks_again_where_contested():
+    """A first look that finds a move better than greedy's is followed by a bigger one: the
+    agent then plays what the bigger search alone would (same generator)."""
+    net = tiny_net(4)
+    cheap = ExpitSearchAgent(net, samples=2, more=12, top_k=0, margin=2.0)
+    greedy = GreedyAgent()
+    env = PyramidEnv("two-pass", obs_mode="counts")
+    looked = 0
+    for n in range(40):
+        if looked >= 2:
+            break
+        obs, _ = env.reset(options={"deal": n})
+        for step in range(30):
+            legal = env.legal_actions()
+            if not legal or env.known_stock() & env.state.left == env.state.left:
+                break
+            turn = Turn(env.state, legal, env.known_stock(), obs)
+            prefs = greedy.preferences(turn)
+            kings = [a for a in turn.removals if MOVES[a].kind.name == "KING"]
+            move = cheap.act(turn, np.random.default_rng([n, step]))
+            if len(legal) > 1 and not kings:
+                rng = np.random.default_rng([n, step])
+                first = search(env.state, turn.known, prefs, 2, 30_000, rng)
+                if first.action != prefs[0]:
+                    second = search(env.state, turn.known, prefs, 12, 30_000, rng)
+                    assert move == second.action
+                    looked += 1
+                else:
+                    assert move == prefs[0]
+            obs, _, term, trunc, _ = env.step(move)
+            if term or trunc:
+                break
+    assert looked > 0
 
 
 def test_policy_agent_breaks_the_networks_ties_in_greedys_order():

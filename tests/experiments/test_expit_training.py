@@ -20,8 +20,8 @@ from pyramid_env.agents import (  # noqa: E402
 TINY = [
     "--set", "rounds.count=2", "--set", "rounds.first_deals=12", "--set", "rounds.deals=8",
     "--set", "search.samples=4", "--set", "net.hidden=[32]", "--set", "eval.seeds='val[:6]'",
-    "--set", "agent.samples=4", "--set", "agent.margin=0.1", "--set", "agent.hopeless=0.0",
-    "--set", "workers=1",
+    "--set", "agent.samples=4", "--set", "agent.more=8", "--set", "agent.margin=0.1",
+    "--set", "workers=1", "--set", "policy.delta_grid=[0.1, 1.0]",
 ]  # fmt: skip
 
 
@@ -54,6 +54,17 @@ def test_train_expit_tiny_run_is_reproducible_and_ships_two_agents(tmp_path):
     for name in ("round0.npz", "round1.npz"):
         w1, w2 = MLPPolicy.load(run / name).layers, MLPPolicy.load(again / name).layers
         assert all(np.array_equal(a, b) for (a, _), (b, _) in zip(w1, w2, strict=True))
+
+    # --finish: the same rounds, a new final choice; training settings must not change.
+    again_metrics = train_expit.main(
+        [*TINY, "--set", "policy.delta_grid=[0.3]", "--finish", str(run)]
+    )
+    assert [d["delta"] for d in again_metrics["policy_delta"]] == [0.3]
+    rates = [[r["val_win_rate"] for r in m["rounds"]] for m in (metrics, again_metrics)]
+    assert rates[0] == rates[1] and len(rates[0]) == 2
+    assert MLPPolicy.load(run / "best.npz").meta["delta"] == 0.3
+    with pytest.raises(SystemExit, match="rounds"):
+        train_expit.main([*TINY, "--set", "rounds.count=3", "--finish", str(run)])
 
     chart = plot_expit.main([str(run), "--out", str(tmp_path / "c.png"), "--references", "greedy"])
     assert chart.is_file() and chart.stat().st_size > 1000
