@@ -1,4 +1,4 @@
-"""Expert iteration's search: honest determinized search guided by a policy-and-value network.
+"""Expert iteration's search: honest determinized search guided by a Q-and-value network.
 
 The search is :class:`~pyramid_env.agents.honest.PimcAgent`'s (deal the unseen cards into the
 unseen stock places in random orders, score each candidate move by the sampled deals the
@@ -52,8 +52,7 @@ class SearchResult:
         wins: per examined candidate, the samples still winnable after it; a candidate cut
             short because it could no longer reach the best count has the count so far.
         complete: candidates whose count is final (tried on every winnable sample, or won
-            them all): the moves tied at the best count among these are the search's choice
-            set, the training target.
+            them all): :meth:`best` is the moves tied at the best count among these.
         winnable: sampled deals the solver could win before the move (0: lost in every one).
         samples: deals sampled.
         solves: solver calls made.

@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> Path:
         for name, style in zip(args.references, ("--", "-.", ":"), strict=False):
             rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
             ax.axhline(100 * rate, ls=style, color="grey")
-            ax.text(0, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey")
+            ax.text(0.01, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey",
+                    transform=ax.get_yaxis_transform())  # fmt: skip
         for r_rules, _, rows, metrics in runs:
             if r_rules != rules:
                 continue
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None) -> Path:
         ax.set_title(f"{rules}: expert iteration, val win rate ({seeds})", fontsize=10)
         ax.set_xlabel("CPU hours (search and training, cumulative)")
         ax.set_ylabel("deals won (%)")
-        ax.legend(fontsize=8, loc="lower right")
+        ax.set_ylim(0, None)
+        ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.out, dpi=100)
