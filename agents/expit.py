@@ -309,14 +309,14 @@ def record_games(
 ) -> list[dict[str, Any]]:
     """Expert iteration's self-play: the guided search plays ``deals``, every decision kept.
 
-    At each decision with a choice (not a lone move or a King) the search examines the
-    network's ``top_k`` likeliest moves (every move in the first round, or with ``top_k`` 0)
-    and plays its choice (:func:`candidates`: ties go to greedy's order; or, with chance
-    ``learner``, the network's favourite), counting every examined move until it falls behind
-    the best (``ties=True``); once nothing is hidden
-    it is the same search on one "sample", the position itself (so it plays the first move in
-    that order that keeps the deal winnable). Each deal's generator is seeded from ``(seed,
-    round_, deal)``, so the games do not depend on chunking or worker count.
+    At each decision with a choice (not a lone move or a King) the search examines greedy's
+    move and the network's ``top_k`` best (every move in the first round, or with ``top_k``
+    0), counting each until it falls behind the best (``ties=True``), and plays its choice
+    (:func:`candidates`: ties go to greedy's order; or, with chance ``learner``, the network's
+    :func:`favourite`); once nothing is hidden it is the same search on one "sample", the
+    position itself (so it plays the first move in that order that keeps the deal winnable).
+    Each deal's generator is seeded from ``(seed, round_, deal)``, so the games do not depend
+    on chunking or worker count.
 
     Args:
         deals: the deal numbers (from ``train``).
@@ -326,7 +326,7 @@ def record_games(
         budget: positions per solver verdict.
         seed: the run's seed.
         round_: the round number.
-        top_k: moves examined per decision, the network's likeliest (0: all).
+        top_k: moves examined per decision beside greedy's, the network's best (0: all).
         learner: the chance that the network's own favourite is played at a searched
             decision instead of the search's move (the targets are the search's counts either
             way): as in DAgger, the network then learns in the positions its own play leads
