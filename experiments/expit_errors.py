@@ -56,13 +56,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         agree = {"hidden": [0, 0], "known": [0, 0]}
         for n, game in zip(deals, games[rules.name], strict=True):
             obs, _ = env.reset(options={"deal": n})
-            for action, target, value in zip(
-                game["actions"], game["targets"], game["values"], strict=True
-            ):
-                if value is not None and target:
+            for action, value in zip(game["actions"], game["values"], strict=True):
+                if value:  # a searched decision with a winnable sample: the search's move
                     hidden = env.known_stock() & env.state.left != env.state.left
                     phase = "hidden" if hidden else "known"
-                    agree[phase][0] += _favourite(agent, env, obs) == target[0]
+                    agree[phase][0] += _favourite(agent, env, obs) == action
                     agree[phase][1] += 1
                 obs, *_ = env.step(action)
         fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("tensorboard")
 
-from experiments import plot_expit, ship_agent, train_expit  # noqa: E402
+from experiments import expit_errors, plot_expit, ship_agent, train_expit  # noqa: E402
 from pyramid_env import evaluate  # noqa: E402
 from pyramid_env.agents import (  # noqa: E402
     ExpitPolicyAgent,
@@ -65,6 +65,10 @@ def test_train_expit_tiny_run_is_reproducible_and_ships_two_agents(tmp_path):
     assert MLPPolicy.load(run / "best.npz").meta["delta"] == 0.3
     with pytest.raises(SystemExit, match="rounds"):
         train_expit.main([*TINY, "--set", "rounds.count=3", "--finish", str(run)])
+
+    (errors,) = expit_errors.main([str(run / "best.npz"), "--seeds", "val[:4]", "--samples", "2"])
+    assert errors["decisions_hidden"] > 0 and 0 <= errors["agreement_hidden"] <= 1
+    assert sum(errors["first_fatal_move"].values()) + errors["won"] <= errors["winnable"] <= 4
 
     chart = plot_expit.main([str(run), "--out", str(tmp_path / "c.png"), "--references", "greedy"])
     assert chart.is_file() and chart.stat().st_size > 1000
