@@ -303,10 +303,11 @@ def test_record_games_are_deterministic_whatever_the_chunks(tmp_path):
         assert game["won"] == info["won"]
     first = record_games([11], rules, None, 4, 5_000, seed=3)  # round 0: greedy's order
     assert first[0]["actions"]
-    # top_k=1: the search examines the network's favourite alone, so plays it; learner=1: the
-    # network's favourite is played whatever the search found.
+    # top_k=1: the search examines greedy's move and the network's best alone, so plays one of
+    # them; learner=1: the network's favourite is played whatever the search found.
     (pruned,) = record_games([11], rules, str(tmp_path / "n.npz"), 4, 5_000, seed=3, top_k=1)
     (led,) = record_games([11], rules, str(tmp_path / "n.npz"), 4, 5_000, seed=3, learner=1.0)
+    greedy = GreedyAgent()
     differ = 0
     for game in (pruned, led):
         env = PyramidEnv(rules, obs_mode="counts")
@@ -314,8 +315,12 @@ def test_record_games_are_deterministic_whatever_the_chunks(tmp_path):
         for action, q, value in zip(game["actions"], game["q"], game["values"], strict=True):
             if value is not None:
                 turn = Turn(env.state, env.legal_actions(), env.known_stock(), obs)
-                assert action == ExpitPolicyAgent(net).act(turn, np.random.default_rng(0))
-                best = max(x for _, x in q)
-                differ += game is led and dict(q).get(action, -1) < best
+                if game is led:
+                    assert action == ExpitPolicyAgent(net).act(turn, np.random.default_rng(0))
+                    differ += dict(q).get(action, -1) < max(x for _, x in q)
+                else:
+                    best = max(turn.legal, key=lambda a: net.logits(obs)[a])
+                    assert action in (greedy.preferences(turn)[0], best)
+                    assert {a for a, _ in q} <= {greedy.preferences(turn)[0], best}
             obs, *_ = env.step(action)
     assert differ > 0  # the network played a move the search counted worse, somewhere
