@@ -233,15 +233,18 @@ class ExpitSearchAgent:
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The searched move, or greedy's where the search is not worth its cost."""
         s = turn.state
-        prefs = self.greedy.preferences(turn)
         if turn.known & s.left == s.left:  # nothing hidden: the solver's line
             action = self.line.next(s)
-            return prefs[0] if action is None else action
+            if action is not None:
+                return action
+            # Lost: greedy's move, noted so that the lost position after it is not solved again.
+            return self.line.fell_back(s, self.greedy.act(turn, rng))
         if len(turn.legal) == 1:
             return turn.legal[0]
         kings = [a for a in turn.removals if _king(a)]
         if kings:  # a King goes alone: removing it never costs a pairing
             return kings[0]
+        prefs = self.greedy.preferences(turn)
         q, value = q_and_value(self.net, turn.obs)
         if value < self.hopeless:
             return prefs[0]

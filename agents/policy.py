@@ -86,11 +86,6 @@ class MLPPolicy:
             raise PyramidError("this policy has no value head (meta value_head is not set)")
         return 1.0 / (1.0 + np.exp(-self.forward(obs)[..., -1]))
 
-    def policy_and_value(self, obs: np.ndarray) -> tuple[np.ndarray, float]:
-        """Logits and value of one observation from one pass through the network."""
-        out = self.forward(obs)
-        return out[:-1], float(1.0 / (1.0 + np.exp(-out[-1])))
-
     @classmethod
     def from_sb3(cls, model: Any, **meta: Any) -> MLPPolicy:
         """The policy network of an SB3 actor-critic model (flat ``Box`` observations).

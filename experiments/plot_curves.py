@@ -35,6 +35,24 @@ def load(path: Path) -> tuple[str, str, str, list[tuple[int, float]]]:
     return rules, cfg["eval"]["seeds"], label, points
 
 
+def reference_lines(ax: plt.Axes, rules: str, seeds: str, names: list[str]) -> None:
+    """Dashed lines of the named agents' win rates on the same val deals, evaluated here."""
+    for name, style in zip(names, ("--", ":", "-."), strict=False):
+        rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
+        ax.axhline(100 * rate, ls=style, color="grey")
+        ax.text(0.01, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey",
+                transform=ax.get_yaxis_transform())  # fmt: skip
+
+
+def save(fig: plt.Figure, out: Path) -> Path:
+    """Write the figure (its folder made if needed) and print where."""
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=100)
+    print(out)
+    return out
+
+
 def main(argv: list[str] | None = None) -> Path:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("evals", nargs="+", type=Path, help="eval.csv files of training runs")
@@ -45,10 +63,7 @@ def main(argv: list[str] | None = None) -> Path:
     fig, axes = plt.subplots(1, len(presets), figsize=(6 * len(presets), 4), squeeze=False)
     for ax, rules in zip(axes[0], presets, strict=True):
         seeds = next(r[1] for r in runs if r[0] == rules)
-        for name, style in (("greedy", "--"), ("solver", ":")):
-            rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
-            ax.axhline(100 * rate, ls=style, color="grey")
-            ax.text(0, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey")
+        reference_lines(ax, rules, seeds, ["greedy", "solver"])
         for r_rules, _, label, points in runs:
             if r_rules == rules:
                 xs, ys = zip(*points, strict=True)
@@ -57,11 +72,7 @@ def main(argv: list[str] | None = None) -> Path:
         ax.set_xlabel("training steps (env steps)")
         ax.set_ylabel("deals won (%)")
         ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out, dpi=100)
-    print(args.out)
-    return args.out
+    return save(fig, args.out)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pyramid_env.evaluation import evaluate  # noqa: E402
+from experiments.plot_curves import reference_lines, save  # noqa: E402
 
 
 def load(run: Path) -> tuple[str, str, list[dict[str, float]], dict]:
@@ -45,11 +45,7 @@ def main(argv: list[str] | None = None) -> Path:
     fig, axes = plt.subplots(1, len(presets), figsize=(6 * len(presets), 4), squeeze=False)
     for ax, rules in zip(axes[0], presets, strict=True):
         seeds = next(r[1] for r in runs if r[0] == rules)
-        for name, style in zip(args.references, ("--", "-.", ":"), strict=False):
-            rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
-            ax.axhline(100 * rate, ls=style, color="grey")
-            ax.text(0.01, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey",
-                    transform=ax.get_yaxis_transform())  # fmt: skip
+        reference_lines(ax, rules, seeds, args.references)
         for r_rules, _, rows, metrics in runs:
             if r_rules != rules:
                 continue
@@ -66,11 +62,7 @@ def main(argv: list[str] | None = None) -> Path:
         ax.set_ylabel("deals won (%)")
         ax.set_ylim(0, None)
         ax.legend(fontsize=8, loc="center right")
-    fig.tight_layout()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out, dpi=100)
-    print(args.out)
-    return args.out
+    return save(fig, args.out)
 
 
 if __name__ == "__main__":
