@@ -15,9 +15,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from pathlib import Path
 
 import matplotlib
+
+ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
