@@ -1,0 +1,131 @@
+"""Which phase of the game a player loses in: the hidden stock or the fully known endgame.
+
+    python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
+
+Under limited passes a game has two phases. While stock cards are unseen (the first pass) a
+player decides under hidden information; once every live stock card has been seen, nothing
+is hidden and the rest is a deterministic puzzle, which the exact solver plays perfectly. An
+honest agent can be split at that point. This script plays four honest agents built from two
+parts each, greedy or a determinized search (``pimc``) while cards are hidden, then greedy or
+the solver's line once all is seen:
+
+- ``greedy`` (greedy / greedy) and ``pimc`` (pimc / solver): the shipped agents;
+- ``greedy, then solver``: greedy's first pass, perfect play after it;
+- ``pimc, then greedy``: the search's first pass, greedy after it.
+
+A network alone (no search, no solver) has to play both phases, so the table says what it
+must learn: how much the first pass's play is worth with greedy's endgame after it, how much
+perfect endgame play is worth after greedy's first pass, and how much the two are worth
+together. Writes ``results/phase_split/phase_split.csv`` and prints the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
+
+from pyramid_env.agents import GreedyAgent, PimcAgent, Turn  # noqa: E402
+from pyramid_env.agents.honest import _Line  # noqa: E402
+from pyramid_env.benchmark import machine  # noqa: E402
+from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
+from pyramid_env.evaluation import evaluate  # noqa: E402
+
+
+class PhaseSplit:
+    """One agent while cards are hidden, greedy or the solver's line once all is seen.
+
+    Honest when ``hidden`` is: the solver reads the deal only once every live stock card is in
+    ``turn.known``, as :class:`~pyramid_env.agents.ScoutAgent` does.
+
+    Args:
+        hidden: the agent for the first phase (``GreedyAgent`` or ``PimcAgent``).
+        known: ``"solver"`` or ``"greedy"`` for the second.
+        name: the name in tables.
+    """
+
+    def __init__(self, hidden: GreedyAgent | PimcAgent, known: str, name: str) -> None:
+        """See the class docstring."""
+        self.hidden, self.known, self.name = hidden, known, name
+        self.greedy = GreedyAgent()
+        self.line = _Line(None)
+
+    @staticmethod
+    def supports(rules: Rules) -> bool:
+        """Every rule set."""
+        return True
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The first-phase agent's move while cards are hidden, then the second's."""
+        s = turn.state
+        if turn.known & s.left != s.left:
+            return self.hidden.act(turn, rng)
+        if self.known == "solver":
+            action = self.line.next(s)
+            if action is not None:
+                return action
+            return self.line.fell_back(s, self.greedy.act(turn, rng))
+        return self.greedy.act(turn, rng)
+
+
+def agents(samples: int) -> list[PhaseSplit]:
+    """The four combinations, ``pimc`` with ``samples`` orders per decision."""
+    return [
+        PhaseSplit(GreedyAgent(), "greedy", "greedy"),
+        PhaseSplit(GreedyAgent(), "solver", "greedy, then solver"),
+        PhaseSplit(PimcAgent(samples=samples), "greedy", f"pimc-{samples}, then greedy"),
+        PhaseSplit(PimcAgent(samples=samples), "solver", f"pimc-{samples}"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rules", nargs="+", default=["msc", "two-pass"])
+    p.add_argument("--seeds", default="test[:1000]")
+    p.add_argument("--samples", type=int, default=4, help="pimc's orders per decision")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", type=Path, default=ROOT / "results" / "phase_split")
+    args = p.parse_args(argv)
+    rows = []
+    for name in args.rules:
+        rules = get_rules(name)
+        for agent in agents(args.samples):
+            t0 = time.time()
+            s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
+            rows.append(
+                {
+                    "rules": rules.name,
+                    "seeds": args.seeds,
+                    "agent": agent.name,
+                    "wins": s["wins"],
+                    "solver_wins": s["solver_winnable"],
+                    "solver_normalised": round(s["solver_normalised"], 4),
+                    "cpu_per_deal": round(s["cpu_per_deal"], 4),
+                    "wall_s": round(time.time() - t0, 1),
+                }
+            )
+            print(rows[-1], flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "phase_split.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    m = machine()
+    print(f"\n{m}\n\n| rules | agent (hidden phase, then known) | wins | of the solver's |")
+    print("|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['rules']} | {r['agent']} | {r['wins']} / {r['solver_wins']} | "
+              f"{r['solver_normalised']:.3f} |")  # fmt: skip
+    return rows
+
+
+if __name__ == "__main__":
+    main()

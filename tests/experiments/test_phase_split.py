@@ -1,0 +1,51 @@
+"""experiments/phase_split.py: the split agents are the agents they are made of."""
+
+import csv
+
+import numpy as np
+
+from experiments import phase_split
+from pyramid_env import evaluate
+from pyramid_env.agents import GreedyAgent, PimcAgent, ScoutAgent, Turn
+from pyramid_env.agents.honest import determinize, unseen
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.env import PyramidEnv
+
+
+def test_greedy_then_greedy_is_greedy_and_the_table_is_written(tmp_path):
+    rows = phase_split.main(
+        ["--rules", "msc", "--seeds", "val[:4]", "--workers", "1", "--out", str(tmp_path)]
+    )
+    assert [r["agent"] for r in rows] == [a.name for a in phase_split.agents(4)]
+    greedy = evaluate(GreedyAgent(), "msc", "val[:4]").summary()
+    assert rows[0]["wins"] == greedy["wins"]
+    with open(tmp_path / "phase_split.csv") as f:
+        assert len(list(csv.DictReader(f))) == 4
+
+
+def test_the_solver_plays_only_once_nothing_is_hidden():
+    """Before the stock is all seen the split agent moves as its first-phase agent does,
+    whatever order the unseen cards are in; after, as the solver's line (scout's)."""
+    rules = get_rules("msc")
+    env = PyramidEnv(rules, obs_mode="dict")
+    env.reset(options={"deal": 3})
+    split = phase_split.PhaseSplit(GreedyAgent(), "solver", "split")
+    scout = ScoutAgent()
+    rng = np.random.default_rng(0)
+    hidden = known = 0
+    while legal := env.legal_actions():
+        s, seen = env.state, env.known_stock()
+        turn = Turn(s, legal, seen)
+        action = split.act(turn, rng)
+        if seen & s.left != s.left:
+            hidden += 1
+            assert action == GreedyAgent().act(turn, rng)
+            places, cards = unseen(s, seen)
+            other = determinize(s, places, cards, rng)  # the unseen cards in another order
+            assert split.act(Turn(other, legal, seen), rng) == action
+        else:
+            known += 1
+            assert action == scout.act(turn, rng)
+        env.step(action)
+    assert hidden and known
+    assert isinstance(phase_split.agents(4)[3].hidden, PimcAgent)
