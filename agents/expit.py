@@ -27,121 +27,16 @@ deal is read only through :func:`~pyramid_env.agents.honest.unseen` and
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pyramid_env.agents.base import Turn
 from pyramid_env.agents.baselines import GreedyAgent
-from pyramid_env.agents.honest import _king, _Line, determinize, unseen
+from pyramid_env.agents.honest import SearchResult, _king, _Line, search
 from pyramid_env.agents.policy import MLPPolicy
 from pyramid_env.engine.errors import PyramidError
-from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.rules import Rules
-from pyramid_env.engine.state import State, apply
-from pyramid_env.solver import Verdict, solve
-
-
-@dataclass(slots=True)
-class SearchResult:
-    """What one decision's search found.
-
-    Attributes:
-        action: the move chosen (most samples kept winnable; the earlier candidate on ties).
-        wins: per examined candidate, the samples still winnable after it; a candidate cut
-            short because it could no longer reach the best count has the count so far.
-        complete: candidates whose count is final (tried on every winnable sample, or won
-            them all): :meth:`best` is the moves tied at the best count among these.
-        winnable: sampled deals the solver could win before the move (0: lost in every one).
-        samples: deals sampled.
-        solves: solver calls made.
-    """
-
-    action: int
-    wins: dict[int, int]
-    complete: list[int]
-    winnable: int
-    samples: int
-    solves: int
-
-    def best(self) -> list[int]:
-        """The moves tied at the best final count (empty when every sample was lost)."""
-        if not self.winnable:
-            return []
-        top = max(self.wins[a] for a in self.complete)
-        return [a for a in self.complete if self.wins[a] == top]
-
-
-def search(
-    s: State,
-    known: int,
-    candidates: list[int],
-    samples: int,
-    budget: int | None,
-    rng: np.random.Generator,
-    ties: bool = False,
-) -> SearchResult:
-    """Determinized search over ``candidates`` (in order of preference) from position ``s``.
-
-    Args:
-        s: the position; only its visible part and the set of unseen cards are read.
-        known: the stock places the player has seen (``turn.known``).
-        candidates: the moves to examine, the preferred first (ties go to it).
-        samples: random orders of the unseen cards to deal.
-        budget: positions per solver verdict (one that runs out counts as a loss; ``None``:
-            no limit).
-        rng: the source of the orders.
-        ties: count every candidate until it falls behind the best (``wins + left < best``),
-            so all moves tied at the best are known; else stop as soon as one cannot beat it,
-            and once a candidate keeps every winnable sample (what play needs).
-    """
-    places, cards = unseen(s, known)
-    worlds: list[State] = []
-    first: list[int] = []  # the first move of each winnable sample's winning line
-    solves = 0
-    for _ in range(samples):
-        world = determinize(s, places, cards, rng)
-        solves += 1
-        line_start = _first_move(world, budget)
-        if line_start is not None:
-            worlds.append(world)
-            first.append(line_start)
-    wins: dict[int, int] = {}
-    complete: list[int] = []
-    if not worlds:
-        return SearchResult(candidates[0], wins, complete, 0, samples, solves)
-    best, best_wins, n = candidates[0], -1, len(worlds)
-    for action in candidates:
-        count, done = 0, True
-        for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
-            if line_start == action:
-                count += 1
-                continue
-            child = world.copy()
-            apply(child, MOVES[action])
-            solves += 1
-            if _first_move(child, budget) is not None:
-                count += 1
-            elif count + n - k - 1 < best_wins or (not ties and count + n - k - 1 == best_wins):
-                done = False
-                break  # cannot reach (or, without ties, beat) the best any more
-        wins[action] = count
-        if done:
-            complete.append(action)
-        if count > best_wins:
-            best, best_wins = action, count
-        if best_wins == n and not ties:
-            break  # keeps every winnable sample: no move does better
-    return SearchResult(best, wins, complete, n, samples, solves)
-
-
-def _first_move(world: State, budget: int | None) -> int | None:
-    """The first move of a winning line of ``world`` (-1 if won already), else ``None``."""
-    sol = solve(world, budget=budget, check=False)
-    if sol.status is not Verdict.WIN:
-        return None
-    return sol.moves[0].id if sol.moves else -1
 
 
 def q_and_value(net: MLPPolicy, obs: np.ndarray) -> tuple[np.ndarray, float]:

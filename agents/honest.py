@@ -28,16 +28,17 @@ cards were shuffled and check they choose the same moves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from pyramid_env.agents.base import Turn
 from pyramid_env.agents.baselines import GreedyAgent
-from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
 from pyramid_env.engine.state import State, apply, face_up, is_won, legal_ids
-from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import winning_line
 
 STOCK = 24
 
@@ -59,16 +60,110 @@ def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
 
 def determinize(s: State, places: list[int], cards: list[int], rng: np.random.Generator) -> State:
     """``s`` with ``cards`` dealt into the unseen ``places`` in a random order (same position)."""
-    order = list(s.deal.cards)
+    stock = list(s.deal.stock)
     for place, card in zip(places, rng.permutation(cards).tolist(), strict=True):
-        order[SLOTS + place] = card
-    t = State(Deal(tuple(order)), s.rules)
-    t.pyr, t.left, t.ptr, t.drawn, t.recycles = s.fields()
-    return t
+        stock[place] = card
+    return s.restocked(stock)
 
 
 def _king(action: int) -> bool:
     return MOVES[action].kind is MoveKind.KING
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What one decision's search found.
+
+    Attributes:
+        action: the move chosen (most samples kept winnable; the earlier candidate on ties).
+        wins: per examined candidate, the samples still winnable after it; a candidate cut
+            short because it could no longer reach the best count has the count so far.
+        complete: candidates whose count is final (tried on every winnable sample, or won
+            them all): :meth:`best` is the moves tied at the best count among these.
+        winnable: sampled deals the solver could win before the move (0: lost in every one).
+        samples: deals sampled.
+        solves: solver calls made.
+    """
+
+    action: int
+    wins: dict[int, int]
+    complete: list[int]
+    winnable: int
+    samples: int
+    solves: int
+
+    def best(self) -> list[int]:
+        """The moves tied at the best final count (empty when every sample was lost)."""
+        if not self.winnable:
+            return []
+        top = max(self.wins[a] for a in self.complete)
+        return [a for a in self.complete if self.wins[a] == top]
+
+
+def search(
+    s: State,
+    known: int,
+    candidates: list[int],
+    samples: int,
+    budget: int | None,
+    rng: np.random.Generator,
+    ties: bool = False,
+) -> SearchResult:
+    """Determinized search over ``candidates`` (in order of preference) from position ``s``.
+
+    ``pimc``'s search, and expert iteration's (:mod:`pyramid_env.agents.expit`). Work it
+    skips: samples lost whatever is played; a move that a sample's own winning line starts
+    with (won there without another solver call).
+
+    Args:
+        s: the position; only its visible part and the set of unseen cards are read.
+        known: the stock places the player has seen (``turn.known``).
+        candidates: the moves to examine, the preferred first (ties go to it).
+        samples: random orders of the unseen cards to deal.
+        budget: positions per solver verdict (one that runs out counts as a loss; ``None``:
+            no limit).
+        rng: the source of the orders.
+        ties: count every candidate until it falls behind the best (``wins + left < best``),
+            so all moves tied at the best are known; else stop as soon as one cannot beat it,
+            and once a candidate keeps every winnable sample (what play needs).
+    """
+    places, cards = unseen(s, known)
+    worlds: list[State] = []
+    first: list[int] = []  # the first move of each winnable sample's winning line
+    for _ in range(samples):
+        world = determinize(s, places, cards, rng)
+        line = winning_line(world, budget=budget)
+        if line is not None:
+            worlds.append(world)
+            first.append(line[0] if line else -1)
+    solves = samples
+    wins: dict[int, int] = {}
+    complete: list[int] = []
+    if not worlds:
+        return SearchResult(candidates[0], wins, complete, 0, samples, solves)
+    best, best_wins, n = candidates[0], -1, len(worlds)
+    for action in candidates:
+        count, done = 0, True
+        for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
+            if line_start == action:
+                count += 1
+                continue
+            child = world.copy()
+            apply(child, MOVES[action])
+            solves += 1
+            if winning_line(child, budget=budget) is not None:
+                count += 1
+            elif count + n - k - 1 < best_wins or (not ties and count + n - k - 1 == best_wins):
+                done = False
+                break  # cannot reach (or, without ties, beat) the best any more
+        wins[action] = count
+        if done:
+            complete.append(action)
+        if count > best_wins:
+            best, best_wins = action, count
+        if best_wins == n and not ties:
+            break  # keeps every winnable sample: no move does better
+    return SearchResult(best, wins, complete, n, samples, solves)
 
 
 class _Line:
@@ -92,11 +187,11 @@ class _Line:
         if where == self._lost:
             return None
         if not self._plan or self._expect != where:
-            sol = solve(s, budget=self.budget, check=False)
-            if sol.status is not Verdict.WIN or not sol.moves:
+            line = winning_line(s, budget=self.budget)
+            if not line:
                 self._plan = []
                 return None
-            self._plan = [m.id for m in reversed(sol.moves)]
+            self._plan = line[::-1]
         action = self._plan.pop()
         nxt = s.child(MOVES[action])
         self._expect = (nxt.deal.cards, nxt.fields())
@@ -192,32 +287,17 @@ class PimcAgent:
         prefs = self.greedy.preferences(turn)
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
-        places, cards = unseen(s, turn.known)
-        worlds: list[State] = []
-        first: list[int] = []  # the first move of each winnable sample's winning line
-        for _ in range(self.samples):
-            world = determinize(s, places, cards, rng)
-            sol = self._solve(world)
-            if sol is not None:
-                worlds.append(world)
-                first.append(sol)
-        if not worlds:  # lost in every sample: nothing to gain by searching
-            return prefs[0]
         if self.consistent:
+            places, cards = unseen(s, turn.known)
+            worlds = []
+            for _ in range(self.samples):
+                world = determinize(s, places, cards, rng)
+                if self._solve(world) is not None:
+                    worlds.append(world)
+            if not worlds:  # lost in every sample: nothing to gain by searching
+                return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
-        best, best_wins = prefs[0], -1
-        for action in prefs:
-            wins = 0
-            for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
-                if line_start == action or self._wins_after(world, action):
-                    wins += 1
-                elif wins + len(worlds) - k - 1 <= best_wins:
-                    break  # cannot beat the best any more (a tie goes to the earlier move)
-            if wins > best_wins:
-                best, best_wins = action, wins
-            if best_wins == len(worlds):
-                break  # wins every sample that can be won: no move does better
-        return best
+        return search(s, turn.known, prefs, self.samples, self.budget, rng).action
 
     def _consistent_choice(self, prefs: list[int], worlds: list[State], known: int) -> int:
         """The move whose best follow-up, common to indistinguishable samples, wins most."""
@@ -261,10 +341,10 @@ class PimcAgent:
 
     def _solve(self, world: State) -> int | None:
         """The first move of a winning line of ``world``, or ``None`` (lost or unknown)."""
-        sol = solve(world, budget=self.budget, check=False)
-        if sol.status is not Verdict.WIN:
+        line = winning_line(world, budget=self.budget)
+        if line is None:
             return None
-        return sol.moves[0].id if sol.moves else -1
+        return line[0] if line else -1
 
     def _wins_after(self, world: State, action: int) -> bool:
         child = world.copy()
@@ -272,4 +352,11 @@ class PimcAgent:
         return self._solve(child) is not None
 
 
-__all__ = ["PimcAgent", "ScoutAgent", "determinize", "unseen"]
+__all__ = [
+    "PimcAgent",
+    "ScoutAgent",
+    "SearchResult",
+    "determinize",
+    "search",
+    "unseen",
+]

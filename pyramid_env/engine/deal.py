@@ -222,6 +222,18 @@ class Deal:
                 )
             object.__setattr__(self, "number", n)
 
+    def restocked(self, stock: Sequence[int]) -> Deal:
+        """The same pyramid over ``stock``: this deal's 24 stock cards in another order.
+
+        Not checked (the caller reorders cards it took from this deal): a determinized search
+        builds thousands of such deals a decision, and the full check cost more than the rest
+        of building one.
+        """
+        new = object.__new__(Deal)
+        object.__setattr__(new, "cards", self.cards[:28] + tuple(stock))
+        object.__setattr__(new, "number", None)
+        return new
+
     @property
     def pyramid(self) -> tuple[int, ...]:
         """The 28 pyramid cards, apex first."""

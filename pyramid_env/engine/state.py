@@ -26,6 +26,7 @@ separate, slow, readable implementation of the rules that tests compare with the
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pyramid_env.engine import primitives as P
@@ -93,6 +94,17 @@ class State:
         new = State.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
+        return new
+
+    def restocked(self, stock: Sequence[int]) -> State:
+        """This position with ``stock`` in the stock places (see :meth:`Deal.restocked`)."""
+        new = self.copy()
+        new.deal = self.deal.restocked(stock)
+        new._srank = srank = tuple(RANK[c] for c in new.deal.stock)
+        pos = [0] * 14
+        for i, r in enumerate(srank):
+            pos[r] |= 1 << i
+        new._rank_pos = tuple(pos)
         return new
 
     def child(self, move: Move) -> State:

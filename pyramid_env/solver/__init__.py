@@ -137,27 +137,8 @@ def solve(
     use_kernel = kernel.AVAILABLE if compiled is None else compiled
     s = _start_state(target, rules)
     limit = Limit(budget, time_limit)
-    info = DealTables(s)
-    status = st.status(s)
-    line: list[int] | None
     try:
-        if status is st.Status.WON:
-            line = []
-        elif status is st.Status.LOST:
-            line = None
-        elif shortest and use_kernel:
-            line = astar_compiled(s.copy(), info, limit)
-        elif shortest:
-            line = astar(s.copy(), info, limit)
-        elif free_stock_rules(s.rules):
-            counts = info.stock_counts(s.left)
-            free = FreeStock(s, info, limit)
-            abstract = None if info.cannot_clear(s.pyr, counts) else free.solve(s.pyr, counts)
-            line = None if abstract is None else concrete(s, abstract)
-        elif use_kernel:
-            line = dfs_compiled(s, info, limit)
-        else:
-            line = dfs(s.copy(), info, limit)
+        line = _search(s, limit, shortest, use_kernel)
     except Budget:
         return Solution(Verdict.UNKNOWN, nodes=limit.nodes, seconds=limit.seconds())
     seconds = limit.seconds()
@@ -166,6 +147,42 @@ def solve(
     moves = tuple(MOVES[i] for i in line)
     texts = _replay(s, moves, check)
     return Solution(Verdict.WIN, moves, texts, limit.nodes, seconds, shortest)
+
+
+def winning_line(s: st.State, *, budget: int | None = None) -> list[int] | None:
+    """A winning line from position ``s`` as move ids (``[]``: won), or ``None``.
+
+    ``None`` is a loss, or a ``budget`` (positions) that ran out. :func:`solve`'s verdict
+    search without what a search agent that calls it thousands of times a decision has no use
+    for: the line's text, its replay, the :class:`Solution`. The compiled search when numba is
+    installed.
+    """
+    try:
+        return _search(s, Limit(budget, None), False, kernel.AVAILABLE)
+    except Budget:
+        return None
+
+
+def _search(s: st.State, limit: Limit, shortest: bool, use_kernel: bool) -> list[int] | None:
+    """The line (move ids) of the search :func:`solve` runs, or ``None`` if lost."""
+    info = DealTables(s)
+    status = st.status(s)
+    if status is st.Status.WON:
+        return []
+    if status is st.Status.LOST:
+        return None
+    if shortest and use_kernel:
+        return astar_compiled(s.copy(), info, limit)
+    if shortest:
+        return astar(s.copy(), info, limit)
+    if free_stock_rules(s.rules):
+        counts = info.stock_counts(s.left)
+        free = FreeStock(s, info, limit)
+        abstract = None if info.cannot_clear(s.pyr, counts) else free.solve(s.pyr, counts)
+        return None if abstract is None else concrete(s, abstract)
+    if use_kernel:
+        return dfs_compiled(s, info, limit)
+    return dfs(s.copy(), info, limit)
 
 
 def _replay(s: st.State, moves: tuple[Move, ...], check: bool) -> tuple[str, ...]:
@@ -216,4 +233,5 @@ __all__ = [
     "free_stock_rules",
     "is_winnable",
     "solve",
+    "winning_line",
 ]

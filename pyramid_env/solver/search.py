@@ -63,6 +63,38 @@ def pruned(s: st.State, info: DealTables, free: FreeStock) -> bool:
     return dead
 
 
+# The start position's free-stock verdict, with the positions it cost, by (pyramid ranks, rules,
+# pyramid, reachable stock per rank): a search agent solves many deals that differ only in the
+# order of the unseen stock (pimc: dozens a decision), and they share this key.
+_START: dict[tuple, tuple[bool, int]] = {}
+_START_MAX = 20_000
+
+
+def _pruned_start(s: st.State, info: DealTables, limit: Limit) -> bool:
+    """:func:`pruned` for a search's start position, remembered across searches.
+
+    The verdict and the positions it expanded depend only on the key, so a hit charges
+    ``limit`` those positions: the budget runs out exactly where it would have.
+    """
+    reach = _reachable(s.pyr, s.left, s.ptr, s.recycles, info.srank, info.slots_of, s.knobs)
+    counts = info.stock_counts(reach)
+    key = (info.prank, s.knobs, s.pyr, tuple(counts))
+    hit = _START.get(key)
+    if hit is not None:
+        dead, expanded = hit
+        if limit.budget is not None and limit.nodes + expanded > limit.budget:
+            limit.nodes = limit.budget
+            limit.tick()  # raises one position past the budget, where the search itself would
+        limit.add(expanded)
+        return dead
+    before = limit.nodes
+    dead = info.cannot_clear(s.pyr, counts) or not FreeStock(s, info, limit).wins(s.pyr, counts)
+    if len(_START) >= _START_MAX:
+        _START.clear()
+    _START[key] = (dead, limit.nodes - before)
+    return dead
+
+
 def dfs(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
     """A winning line (move ids) from ``s``, or ``None`` if there is none.
 
@@ -106,7 +138,7 @@ def dfs_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | Non
     from a position it has entered; every line is replayed through the engine by
     :func:`~pyramid_env.solver.solve`.
     """
-    if pruned(s, info, FreeStock(s, info, limit)):
+    if _pruned_start(s, info, limit):
         return None
     search = kernel.DepthFirst(
         info.prank, info.srank, s.knobs, info.slots_of, info.stock_of, info.need, s.fields()

@@ -98,3 +98,27 @@ def test_shuffle_is_roughly_uniform():
         counts[deal(n).cards.index(0)] += 1
     chi2 = sum((c - 100) ** 2 / 100 for c in counts)
     assert chi2 < 100, chi2
+
+
+def test_restocked_is_the_checked_deal_with_the_stock_reordered():
+    """A determinized search's fast path: the same position over another stock order, equal in
+    every way to the deal built and checked from scratch."""
+    from pyramid_env.engine import MOVES, State, apply, legal_ids
+
+    rng = random.Random(3)
+    for n in range(20):
+        s = State(n, "msc")
+        for _ in range(rng.randrange(30)):
+            if not legal_ids(s):
+                break
+            apply(s, MOVES[rng.choice(legal_ids(s))])
+        before = s.deal
+        stock = list(s.deal.stock)
+        rng.shuffle(stock)
+        fast = s.restocked(stock)
+        assert s.deal is before and s.deal.stock != fast.deal.stock  # s is left as it was
+        slow = State(Deal(s.deal.pyramid + tuple(stock)), s.rules)
+        slow.pyr, slow.left, slow.ptr, slow.drawn, slow.recycles = s.fields()
+        assert fast == slow and fast.deal.number is None
+        assert fast._srank == slow._srank and fast._rank_pos == slow._rank_pos
+        assert legal_ids(fast) == legal_ids(slow)

@@ -95,3 +95,36 @@ def test_the_free_stock_cache_grows_and_a_small_budget_still_ends():
             sol = solve(deal, rules, budget=budget, time_limit=30, compiled=True)
             assert sol.status is Verdict.UNKNOWN and sol.nodes == budget + 1
         assert time.process_time() - start < 3
+
+
+def test_the_remembered_start_verdict_spends_the_budget_as_the_search_would():
+    """The start position's free-stock verdict is remembered across searches (a determinized
+    search solves dozens of deals a decision that share it); a search that finds it there
+    must still end, and count its positions, exactly as one that computes it."""
+    from pyramid_env.solver import search as _search
+
+    cases = [(n, rules, budget) for n in range(12) for rules in ("msc", "two-pass", "one-pass")
+             for budget in (1, 40, 2_000, None)]  # fmt: skip
+    fresh = []
+    for n, rules, budget in cases:
+        _search._START.clear()
+        sol = solve(n, rules, budget=budget, compiled=True)
+        fresh.append((sol.status, sol.nodes, sol.moves))
+    again = [solve(n, rules, budget=budget, compiled=True) for n, rules, budget in cases]
+    assert [(s.status, s.nodes, s.moves) for s in again] == fresh
+    assert {status for status, _, _ in fresh} == set(Verdict)
+
+
+def test_winning_line_is_the_solvers_line_as_ids():
+    from pyramid_env.engine import State
+    from pyramid_env.solver import winning_line
+
+    for n in range(8):
+        for rules in ("msc", "two-pass", "relaxed"):
+            s = State(n, rules)
+            sol = solve(s, budget=5_000)
+            line = winning_line(s, budget=5_000)
+            if sol.status is Verdict.WIN:
+                assert line == [m.id for m in sol.moves]
+            else:
+                assert line is None
