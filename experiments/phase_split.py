@@ -1,6 +1,8 @@
 """Which phase of the game a player loses in: the hidden stock or the fully known endgame.
 
     python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
+    python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc \
+        --out results/phase_split/networks
 
 Under limited passes a game has two phases. While stock cards are unseen (the first pass) a
 player decides under hidden information; once every live stock card has been seen, nothing
@@ -11,7 +13,10 @@ the solver's line once all is seen:
 
 - ``greedy`` (greedy / greedy) and ``pimc`` (pimc / solver): the shipped agents;
 - ``greedy, then solver``: greedy's first pass, perfect play after it;
-- ``pimc, then greedy``: the search's first pass, greedy after it.
+- ``pimc, then greedy``: the search's first pass, greedy after it;
+- with ``--then NAME ...``, ``greedy, then NAME`` for each agent named (a policy network, say):
+  how well it plays the fully known endgame after greedy's first pass, against the solver's
+  ``greedy, then solver``.
 
 A network alone (no search, no solver) has to play both phases, so the table says what it
 must learn: how much the first pass's play is worth with greedy's endgame after it, how much
@@ -33,7 +38,7 @@ ROOT = Path(__file__).parents[1]
 if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
     sys.path.insert(0, str(ROOT))
 
-from pyramid_env.agents import GreedyAgent, PimcAgent, Turn  # noqa: E402
+from pyramid_env.agents import Agent, GreedyAgent, PimcAgent, Turn, make_agent  # noqa: E402
 from pyramid_env.agents.honest import _Line  # noqa: E402
 from pyramid_env.benchmark import machine  # noqa: E402
 from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
@@ -41,22 +46,24 @@ from pyramid_env.evaluation import evaluate  # noqa: E402
 
 
 class PhaseSplit:
-    """One agent while cards are hidden, greedy or the solver's line once all is seen.
+    """One agent while cards are hidden, another (or the solver's line) once all is seen.
 
-    Honest when ``hidden`` is: the solver reads the deal only once every live stock card is in
-    ``turn.known``, as :class:`~pyramid_env.agents.ScoutAgent` does.
+    Honest when both agents are: the solver reads the deal only once every live stock card is
+    in ``turn.known``, as :class:`~pyramid_env.agents.ScoutAgent` does.
 
     Args:
         hidden: the agent for the first phase (``GreedyAgent`` or ``PimcAgent``).
-        known: ``"solver"`` or ``"greedy"`` for the second.
+        known: ``"solver"`` (its line), or the agent for the second phase; the env gives the
+            observation form this agent asks for (``env_kwargs``).
         name: the name in tables.
     """
 
-    def __init__(self, hidden: GreedyAgent | PimcAgent, known: str, name: str) -> None:
+    def __init__(self, hidden: Agent, known: str | Agent, name: str) -> None:
         """See the class docstring."""
         self.hidden, self.known, self.name = hidden, known, name
         self.greedy = GreedyAgent()
         self.line = _Line(None)
+        self.env_kwargs = getattr(known, "env_kwargs", {})
 
     @staticmethod
     def supports(rules: Rules) -> bool:
@@ -68,21 +75,27 @@ class PhaseSplit:
         s = turn.state
         if turn.known & s.left != s.left:
             return self.hidden.act(turn, rng)
-        if self.known == "solver":
-            action = self.line.next(s)
-            if action is not None:
-                return action
-            return self.line.fell_back(s, self.greedy.act(turn, rng))
-        return self.greedy.act(turn, rng)
+        if self.known != "solver":
+            return self.known.act(turn, rng)
+        action = self.line.next(s)
+        if action is not None:
+            return action
+        return self.line.fell_back(s, self.greedy.act(turn, rng))
 
 
-def agents(samples: int) -> list[PhaseSplit]:
-    """The four combinations, ``pimc`` with ``samples`` orders per decision."""
-    return [
-        PhaseSplit(GreedyAgent(), "greedy", "greedy"),
+def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:
+    """The four combinations, then greedy's first pass with each agent named in ``then``.
+
+    ``pimc`` plays with ``samples`` orders per decision.
+    """
+    rows = [
+        PhaseSplit(GreedyAgent(), GreedyAgent(), "greedy"),
         PhaseSplit(GreedyAgent(), "solver", "greedy, then solver"),
-        PhaseSplit(PimcAgent(samples=samples), "greedy", f"pimc-{samples}, then greedy"),
+        PhaseSplit(PimcAgent(samples=samples), GreedyAgent(), f"pimc-{samples}, then greedy"),
         PhaseSplit(PimcAgent(samples=samples), "solver", f"pimc-{samples}"),
+    ]
+    return rows + [
+        PhaseSplit(GreedyAgent(), make_agent(n), f"greedy, then {n}") for n in then or []
     ]
 
 
@@ -91,13 +104,20 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument("--rules", nargs="+", default=["msc", "two-pass"])
     p.add_argument("--seeds", default="test[:1000]")
     p.add_argument("--samples", type=int, default=4, help="pimc's orders per decision")
+    p.add_argument(
+        "--then",
+        nargs="*",
+        default=[],
+        metavar="AGENT",
+        help="agents (names or .npz paths) to play the known phase after greedy",
+    )
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=ROOT / "results" / "phase_split")
     args = p.parse_args(argv)
     rows = []
     for name in args.rules:
         rules = get_rules(name)
-        for agent in agents(args.samples):
+        for agent in agents(args.samples, args.then):
             t0 = time.time()
             s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
             rows.append(

@@ -29,6 +29,9 @@ python experiments/train_expit.py --config configs/expit_two-pass.toml --ship ex
     --ship-search expit-search-two-pass
 python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ --out experiments/figures/expit.png
 python experiments/expit_errors.py agents/trained/expit-msc.npz --seeds "val[:100]"
+# Which phase a player loses in (hidden first pass, known endgame), and the networks' endgame.
+python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
+python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks
 
 # The benchmark tables (test deals 0..999), and the learning curves.
 pyramid-env benchmark --rules relaxed

@@ -23,6 +23,16 @@ def test_greedy_then_greedy_is_greedy_and_the_table_is_written(tmp_path):
         assert len(list(csv.DictReader(f))) == 4
 
 
+def test_an_agent_named_plays_the_known_phase_with_its_own_observation(tmp_path):
+    rows = phase_split.main(
+        ["--rules", "msc", "--seeds", "val[:3]", "--workers", "1", "--out", str(tmp_path),
+         "--then", "greedy", "bc-msc"]
+    )  # fmt: skip
+    by_name = {r["agent"]: r for r in rows}
+    assert by_name["greedy, then greedy"]["wins"] == by_name["greedy"]["wins"]
+    assert by_name["greedy, then bc-msc"]["solver_wins"] == by_name["greedy"]["solver_wins"]
+
+
 def test_the_solver_plays_only_once_nothing_is_hidden():
     """Before the stock is all seen the split agent moves as its first-phase agent does,
     whatever order the unseen cards are in; after, as the solver's line (scout's)."""

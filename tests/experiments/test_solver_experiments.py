@@ -57,3 +57,13 @@ def test_make_labels_on_two_processes_gives_the_shipped_labels(tmp_path):
         deal, verdict, _, _ = row.split(",")
         assert (verdict == "win") == shipped[int(deal)].won
     assert not (tmp_path / "c" / "msc").exists()  # the chunks go once the file is written
+
+
+def test_bench_search_fingerprints_the_games_it_times():
+    from experiments import bench_search
+
+    args = ["--rules", "msc", "--seeds", "val[:3]", "--samples", "2"]
+    first, again = bench_search.main(args), bench_search.main(args)
+    assert [r["games"] for r in first] == [r["games"] for r in again]
+    other = bench_search.main(["--rules", "msc", "--seeds", "val[1:4]", "--samples", "2"])
+    assert other[0]["games"] != first[0]["games"]
