@@ -225,12 +225,20 @@ class Deal:
     def restocked(self, stock: Sequence[int]) -> Deal:
         """The same pyramid over ``stock``: this deal's 24 stock cards in another order.
 
-        Not checked (the caller reorders cards it took from this deal): a determinized search
-        builds thousands of such deals a decision, and the full check cost more than the rest
-        of building one.
+        Checked only for being those cards: a determinized search builds thousands of such
+        deals a decision, and the full check of a deal typed by a user cost more than the
+        rest of building one.
+
+        Raises:
+            CardError: ``stock`` is not this deal's stock cards.
         """
+        stock = tuple(stock)
+        if sorted(stock) != sorted(self.cards[28:]):
+            raise CardError(
+                f"stock={describe(stock)} must be this deal's 24 stock cards in some order"
+            )
         new = object.__new__(Deal)
-        object.__setattr__(new, "cards", self.cards[:28] + tuple(stock))
+        object.__setattr__(new, "cards", self.cards[:28] + stock)
         object.__setattr__(new, "number", None)
         return new
 

@@ -122,3 +122,5 @@ def test_restocked_is_the_checked_deal_with_the_stock_reordered():
         assert fast == slow and fast.deal.number is None
         assert fast._srank == slow._srank and fast._rank_pos == slow._rank_pos
         assert legal_ids(fast) == legal_ids(slow)
+    with pytest.raises(CardError, match="24 stock cards"):
+        s.restocked(s.deal.pyramid[:24])
