@@ -32,6 +32,8 @@ python experiments/expit_errors.py agents/trained/expit-msc.npz --seeds "val[:10
 # Which phase a player loses in (hidden first pass, known endgame), and the networks' endgame.
 python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
 python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks
+python experiments/train_bc.py --config configs/bc_msc_endgame.toml  # a network for the endgame only
+python experiments/phase_split.py --rules msc --then runs/PyramidSolitaire-MSC-v0__bc_msc_endgame__*/bc.npz --out results/phase_split/endgame
 
 # The benchmark tables (test deals 0..999), and the learning curves.
 pyramid-env benchmark --rules relaxed

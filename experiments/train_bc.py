@@ -8,7 +8,10 @@
    that keep the deal winnable; or ``solver``, the solver's own line) plays through the env;
    every step gives (observation, mask, expert action). The learner sees the stock as a player
    does (``observe_stock``); the expert sees it all, so the learner can only approximate it.
-   Lost deals give no demonstration.
+   Lost deals give no demonstration. With ``demos.phase = "known"`` only the fully known
+   endgame is learned: greedy plays until every live stock card has been seen (as in
+   ``experiments/phase_split.py``), the expert and the learner after, and the learner is
+   measured as ``greedy, then <learner>``; there the expert's moves depend on nothing hidden.
 2. Behaviour cloning: the PPO policy network's shape (``bc.net_arch``, tanh), trained by
    cross-entropy over the legal actions only (illegal logits masked out).
 3. DAgger (``dagger.rounds``): the learner plays ``dagger.deals`` more train deals; each state
@@ -136,12 +139,40 @@ class Data:
 
 
 # -- demonstrations ----------------------------------------------------------------------------
-def expert_demos(env: PyramidEnv, expert: Agent, deals: range, data: Data) -> None:
-    """Add (observation, mask, expert action) along the expert's game on each winnable deal."""
+def hidden_by_greedy(env: PyramidEnv, obs: Any, phase: str) -> tuple[Any, bool]:
+    """Greedy plays until nothing is hidden (``phase="known"``; ``"all"``: nothing is played).
+
+    Returns the observation then, and whether the game goes on.
+    """
+    if phase == "all":
+        return obs, True
+    if phase != "known":
+        raise ValueError(f"demos.phase={phase!r}: 'all' or 'known'")
+    greedy, rng = make_agent("greedy"), np.random.default_rng(0)
+    while (legal := env.legal_actions()) and env.known_stock() & env.state.left != env.state.left:
+        obs, _, terminated, truncated, _ = env.step(
+            greedy.act(Turn(env.state, legal, env.known_stock(), obs), rng)
+        )
+        if terminated or truncated:
+            return obs, False
+    return obs, bool(legal)
+
+
+def expert_demos(
+    env: PyramidEnv, expert: Agent, deals: range, data: Data, phase: str = "all"
+) -> None:
+    """Add (observation, mask, expert action) along the expert's game on each winnable deal.
+
+    With ``phase="known"``, from where greedy's first pass leaves it, if still winnable.
+    """
     for n in tqdm(deals, desc="demos", unit="deal"):
-        if solve(n, env.rules, check=False, time_limit=SOLVE_LIMIT).status is not Verdict.WIN:
-            continue  # lost (or too slow to tell): no demonstration
         obs, _ = env.reset(options={"deal": n})
+        obs, going = hidden_by_greedy(env, obs, phase)
+        if not going:
+            continue
+        status = solve(env.state, check=False, time_limit=SOLVE_LIMIT).status
+        if status is not Verdict.WIN:
+            continue  # lost (or too slow to tell): no demonstration
         rng = np.random.default_rng(n)
         while legal := env.legal_actions():
             action = expert.act(Turn(env.state, legal, env.known_stock(), obs), rng)
@@ -158,11 +189,15 @@ def dagger_labels(
     deals: range,
     data: Data,
     max_steps: int = 400,
+    phase: str = "all",
 ) -> None:
     """Add the learner's own states on ``deals``, labelled by the expert while winnable."""
     agent = PolicyAgent(policy)
     for n in tqdm(deals, desc="dagger", unit="deal"):
         obs, _ = env.reset(options={"deal": n})
+        obs, going = hidden_by_greedy(env, obs, phase)
+        if not going:
+            continue
         rng = np.random.default_rng(n)
         for _ in range(max_steps):
             legal = env.legal_actions()
@@ -237,7 +272,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     train = SEED_SETS["train"]
     data = Data()
     expert = make_agent(cfg["demos"]["expert"])
-    expert_demos(env, expert, train[: cfg["demos"]["deals"]], data)
+    phase = cfg["demos"].get("phase", "all")
+    expert_demos(env, expert, train[: cfg["demos"]["deals"]], data, phase)
     meta = {
         "algo": "BC",
         "expert": cfg["demos"]["expert"],
@@ -247,6 +283,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "observe_stock": cfg["observe_stock"],
         "seed": cfg["seed"],
         "run": run_name,
+        "phase": phase,
     }
     net = build_net(ob.ONEHOT_SIZE, cfg["bc"]["net_arch"], len(MOVES))
     evals = []
@@ -254,9 +291,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     def round_(name: str) -> MLPPolicy:
         losses = fit(net, data, cfg["bc"], cfg["seed"])
         policy = export(net, meta | {"algo": name, "samples": len(data)})
-        s = evaluate(
-            PolicyAgent(policy, name=name), env.rules, cfg["eval"]["seeds"], cfg["observe_stock"]
-        ).summary()
+        agent: Agent = PolicyAgent(policy, name=name)
+        if phase == "known":  # measured where it plays: after greedy's first pass
+            from experiments.phase_split import PhaseSplit
+
+            agent = PhaseSplit(make_agent("greedy"), agent, f"greedy, then {name}")
+        s = evaluate(agent, env.rules, cfg["eval"]["seeds"], cfg["observe_stock"]).summary()
         evals.append(
             {
                 "stage": name,
@@ -275,7 +315,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for r in range(cfg["dagger"]["rounds"]):
         deals = train[used : used + cfg["dagger"]["deals"]]
         used += len(deals)
-        dagger_labels(env, policy, expert, deals, data)
+        dagger_labels(env, policy, expert, deals, data, phase=phase)
         policy = round_(f"BC+DAgger{r + 1}")
     policy.meta["wall_s"] = round(time.time() - start)
     policy.save(run / "bc.npz")

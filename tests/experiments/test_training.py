@@ -106,3 +106,27 @@ def test_train_value_tiny_run_gives_a_working_value_agent(tmp_path):
 
     agent = make_agent(str(tmp_path / "value.npz"))
     assert isinstance(agent, LookaheadAgent) and agent.value is not None
+
+
+def test_bc_endgame_learns_only_where_nothing_is_hidden():
+    """demos.phase="known": greedy plays the first pass; every demonstration and DAgger label
+    is at a position where every live stock card has been seen (nothing unknown in the
+    observation), and the expert's moves there are the clairvoyant teacher's, now exact."""
+    from pyramid_env.agents import make_agent, shipped_file
+    from pyramid_env.env.observation import UNKNOWN
+
+    env = train_bc.make_env({"env_id": "PyramidSolitaire-MSC-v0", "observe_stock": "seen",
+                             "obs_mode": "onehot"})  # fmt: skip
+    expert = make_agent("solver-greedy")
+    known, everything = train_bc.Data(), train_bc.Data()
+    train_bc.expert_demos(env, expert, range(12), known, phase="known")
+    train_bc.expert_demos(env, expert, range(12), everything)
+    stock = slice(56, 80)  # the packed observation's stock piece (pyramid 28, exposed 28)
+    assert len(known) and not any((x[stock] == UNKNOWN).any() for x in known.obs)
+    assert any((x[stock] == UNKNOWN).any() for x in everything.obs)
+    policy = MLPPolicy.load(shipped_file("bc-msc"))
+    before = len(known)
+    train_bc.dagger_labels(env, policy, expert, range(12, 20), known, phase="known")
+    assert len(known) > before and not any((x[stock] == UNKNOWN).any() for x in known.obs)
+    with pytest.raises(ValueError, match="phase"):
+        train_bc.hidden_by_greedy(env, None, "hidden")
