@@ -33,7 +33,7 @@ import numpy as np
 
 from pyramid_env.agents.base import Turn
 from pyramid_env.agents.baselines import GreedyAgent
-from pyramid_env.agents.honest import SearchResult, _king, _Line, search
+from pyramid_env.agents.honest import SearchResult, _king, _Line, all_seen, search
 from pyramid_env.agents.policy import MLPPolicy
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import Rules
@@ -128,12 +128,8 @@ class ExpitSearchAgent:
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The searched move, or greedy's where the search is not worth its cost."""
         s = turn.state
-        if turn.known & s.left == s.left:  # nothing hidden: the solver's line
-            action = self.line.next(s)
-            if action is not None:
-                return action
-            # Lost: greedy's move, noted so that the lost position after it is not solved again.
-            return self.line.fell_back(s, self.greedy.act(turn, rng))
+        if all_seen(s, turn.known):  # nothing hidden: the solver's line (greedy's where lost)
+            return self.line.play(turn, rng, self.greedy)
         if len(turn.legal) == 1:
             return turn.legal[0]
         kings = [a for a in turn.removals if _king(a)]
@@ -267,7 +263,7 @@ def record_games(
                 q_net = None if policy is None else q_and_value(policy, obs)[0]
                 moves = candidates(prefs, legal, q_net, top_k)
                 # Nothing hidden: one "sample", the position itself.
-                hidden = known & s.left != s.left
+                hidden = not all_seen(s, known)
                 res = search(s, known, moves, samples if hidden else 1, budget, rng, ties=True)
                 action = res.action
                 # Lost in every sample: lost after every move too.

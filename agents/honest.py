@@ -58,6 +58,15 @@ def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
     return places, sorted(set(range(52)) - shown)
 
 
+def all_seen(s: State, known: int) -> bool:
+    """Every live stock card has been seen (is in ``known``): nothing is hidden any more.
+
+    From here on a player knows the rest of the deal, so reading it (the solver's line) is
+    honest.
+    """
+    return known & s.left == s.left
+
+
 def determinize(s: State, places: list[int], cards: list[int], rng: np.random.Generator) -> State:
     """``s`` with ``cards`` dealt into the unseen ``places`` in a random order (same position)."""
     stock = list(s.deal.stock)
@@ -68,6 +77,25 @@ def determinize(s: State, places: list[int], cards: list[int], rng: np.random.Ge
 
 def _king(action: int) -> bool:
     return MOVES[action].kind is MoveKind.KING
+
+
+def _winnable_samples(
+    s: State, known: int, samples: int, budget: int | None, rng: np.random.Generator
+) -> tuple[list[State], list[int]]:
+    """The winnable ones of ``samples`` orders of the unseen cards, with their lines' first moves.
+
+    A first move of -1: won already.
+    """
+    places, cards = unseen(s, known)
+    worlds: list[State] = []
+    first: list[int] = []
+    for _ in range(samples):
+        world = determinize(s, places, cards, rng)
+        line = winning_line(world, budget=budget)
+        if line is not None:
+            worlds.append(world)
+            first.append(line[0] if line else -1)
+    return worlds, first
 
 
 @dataclass(slots=True)
@@ -127,15 +155,7 @@ def search(
             so all moves tied at the best are known; else stop as soon as one cannot beat it,
             and once a candidate keeps every winnable sample (what play needs).
     """
-    places, cards = unseen(s, known)
-    worlds: list[State] = []
-    first: list[int] = []  # the first move of each winnable sample's winning line
-    for _ in range(samples):
-        world = determinize(s, places, cards, rng)
-        line = winning_line(world, budget=budget)
-        if line is not None:
-            worlds.append(world)
-            first.append(line[0] if line else -1)
+    worlds, first = _winnable_samples(s, known, samples, budget, rng)
     solves = samples
     wins: dict[int, int] = {}
     complete: list[int] = []
@@ -203,6 +223,13 @@ class _Line:
         self._lost = (nxt.deal.cards, nxt.fields())
         return action
 
+    def play(self, turn: Turn, rng: np.random.Generator, fallback: GreedyAgent) -> int:
+        """The line's next move; on a lost position ``fallback``'s, noted (:meth:`fell_back`)."""
+        action = self.next(turn.state)
+        if action is not None:
+            return action
+        return self.fell_back(turn.state, fallback.act(turn, rng))
+
 
 class ScoutAgent:
     """Draw through the first pass removing only Kings, then play the solver's line.
@@ -229,11 +256,8 @@ class ScoutAgent:
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """A King, a draw or recycle while scouting; the solver's line once all is seen."""
         s = turn.state
-        if turn.known & s.left == s.left:  # every live stock card seen: nothing is hidden
-            action = self.line.next(s)
-            if action is not None:
-                return action
-            return self.line.fell_back(s, self.greedy.act(turn, rng))
+        if all_seen(s, turn.known):
+            return self.line.play(turn, rng, self.greedy)
         kings = [a for a in turn.removals if _king(a)]
         if kings:
             return kings[0]
@@ -279,21 +303,13 @@ class PimcAgent:
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The move that keeps the most sampled deals winnable (greedy's order breaks ties)."""
         s = turn.state
-        if turn.known & s.left == s.left:
-            action = self.line.next(s)
-            if action is not None:
-                return action
-            return self.line.fell_back(s, self.greedy.act(turn, rng))
+        if all_seen(s, turn.known):
+            return self.line.play(turn, rng, self.greedy)
         prefs = self.greedy.preferences(turn)
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
         if self.consistent:
-            places, cards = unseen(s, turn.known)
-            worlds = []
-            for _ in range(self.samples):
-                world = determinize(s, places, cards, rng)
-                if self._solve(world) is not None:
-                    worlds.append(world)
+            worlds, _ = _winnable_samples(s, turn.known, self.samples, self.budget, rng)
             if not worlds:  # lost in every sample: nothing to gain by searching
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
@@ -356,6 +372,7 @@ __all__ = [
     "PimcAgent",
     "ScoutAgent",
     "SearchResult",
+    "all_seen",
     "determinize",
     "search",
     "unseen",

@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the pa
     sys.path.insert(0, str(ROOT))
 
 from pyramid_env.agents import Agent, GreedyAgent, PimcAgent, Turn, make_agent  # noqa: E402
-from pyramid_env.agents.honest import _Line  # noqa: E402
+from pyramid_env.agents.honest import _Line, all_seen  # noqa: E402
 from pyramid_env.benchmark import machine  # noqa: E402
 from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
 from pyramid_env.evaluation import evaluate  # noqa: E402
@@ -72,15 +72,11 @@ class PhaseSplit:
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The first-phase agent's move while cards are hidden, then the second's."""
-        s = turn.state
-        if turn.known & s.left != s.left:
+        if not all_seen(turn.state, turn.known):
             return self.hidden.act(turn, rng)
         if self.known != "solver":
             return self.known.act(turn, rng)
-        action = self.line.next(s)
-        if action is not None:
-            return action
-        return self.line.fell_back(s, self.greedy.act(turn, rng))
+        return self.line.play(turn, rng, self.greedy)
 
 
 def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:

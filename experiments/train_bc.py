@@ -42,6 +42,7 @@ from torch import nn
 from tqdm import tqdm
 
 from pyramid_env.agents import Agent, MLPPolicy, PolicyAgent, Turn, make_agent
+from pyramid_env.agents.honest import all_seen
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import PyramidEnv
@@ -149,7 +150,7 @@ def hidden_by_greedy(env: PyramidEnv, obs: Any, phase: str) -> tuple[Any, bool]:
     if phase != "known":
         raise ValueError(f"demos.phase={phase!r}: 'all' or 'known'")
     greedy, rng = make_agent("greedy"), np.random.default_rng(0)
-    while (legal := env.legal_actions()) and env.known_stock() & env.state.left != env.state.left:
+    while (legal := env.legal_actions()) and not all_seen(env.state, env.known_stock()):
         obs, _, terminated, truncated, _ = env.step(
             greedy.act(Turn(env.state, legal, env.known_stock(), obs), rng)
         )
