@@ -26,6 +26,7 @@ import numpy as np
 
 from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn
 from pyramid_env.agents.expit import record_games
+from pyramid_env.agents.honest import all_seen
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
 from pyramid_env.seeds import seed_set
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             obs, _ = env.reset(options={"deal": n})
             for action, value in zip(game["actions"], game["values"], strict=True):
                 if value:  # a searched decision with a winnable sample: the search's move
-                    hidden = env.known_stock() & env.state.left != env.state.left
+                    hidden = not all_seen(env.state, env.known_stock())
                     phase = "hidden" if hidden else "known"
                     agree[phase][0] += _favourite(agent, env, obs) == action
                     agree[phase][1] += 1
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             winnable += 1
             done = False
             while not done and env.legal_actions():
-                hidden = env.known_stock() & env.state.left != env.state.left
+                hidden = not all_seen(env.state, env.known_stock())
                 action = _favourite(agent, env, obs)
                 obs, _, term, trunc, info = env.step(action)
                 done = term or trunc
