@@ -11,6 +11,14 @@ On deals it never trained on (``--seeds``, val by default):
 2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
    first move after which it no longer can (the solver, clairvoyant, is the judge here, for
    the analysis only) is counted by phase and kind (draw or removal).
+3. **Where the search parts from greedy**, from the same games: at each decision while cards
+   are hidden where the search's move is not greedy's, greedy's move is a *blunder* if it keeps
+   at most half the samples the position keeps winnable, else *marginal*; and for each
+   ``--margins`` value, the share of hidden decisions at which the network rates another move
+   that much above greedy's (``ExpitSearchAgent``'s cue to look closer: its cost) and the
+   share of blunders and of marginal departures among them (what that cue catches).
+   A blunder shows in almost any sample, so a few samples find it; a marginal departure
+   only in a few of many, which is what a cue from the network would have to point at.
 
 Prints one JSON line per network.
 """
@@ -25,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn
-from pyramid_env.agents.expit import record_games
+from pyramid_env.agents.expit import q_and_value, record_games
 from pyramid_env.agents.honest import all_seen
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
@@ -38,11 +46,26 @@ def _favourite(agent: ExpitPolicyAgent, env: PyramidEnv, obs: np.ndarray) -> int
     return agent.act(turn, np.random.default_rng(0))
 
 
+def _cue(margin: float, gaps: list[float], departs: list[tuple[str, float]]) -> dict[str, Any]:
+    """What the network's cue to look closer costs (decisions flagged) and catches, per kind."""
+    caught = {
+        kind: round(sum(g >= margin for d, g in departs if d == kind) / n, 3)
+        for kind in ("blunder", "marginal")
+        if (n := sum(d == kind for d, _ in departs))
+    }
+    return {
+        "margin": margin,
+        "flagged": round(sum(g >= margin for g in gaps) / max(len(gaps), 1), 3),
+        "caught": caught,
+    }
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("nets", nargs="+", type=Path, help="networks saved by train_expit.py")
     p.add_argument("--seeds", default="val[:100]")
     p.add_argument("--samples", type=int, default=16, help="the search's samples per decision")
+    p.add_argument("--margins", nargs="+", type=float, default=[0.05, 0.1, 0.3])
     args = p.parse_args(argv)
     deals = list(seed_set(args.seeds))
     rows = []
@@ -55,14 +78,24 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             games[rules.name] = record_games(deals, rules, None, args.samples, 30_000, seed=7)
         env = PyramidEnv(rules, obs_mode="counts")
         agree = {"hidden": [0, 0], "known": [0, 0]}
+        gaps: list[float] = []  # per hidden searched decision: the network's best Q - greedy's
+        departs: list[tuple[str, float]] = []  # (blunder or marginal, gap) where the search left
         for n, game in zip(deals, games[rules.name], strict=True):
             obs, _ = env.reset(options={"deal": n})
-            for action, value in zip(game["actions"], game["values"], strict=True):
+            for action, value, q in zip(game["actions"], game["values"], game["q"], strict=True):
                 if value:  # a searched decision with a winnable sample: the search's move
                     hidden = not all_seen(env.state, env.known_stock())
                     phase = "hidden" if hidden else "known"
                     agree[phase][0] += _favourite(agent, env, obs) == action
                     agree[phase][1] += 1
+                    if hidden:
+                        # Without a network the search examines every move in greedy's order.
+                        greedy, share = q[0]
+                        q_net = q_and_value(net, obs)[0]
+                        gaps.append(max(q_net[a] for a in env.legal_actions()) - q_net[greedy])
+                        if action != greedy:
+                            kind = "blunder" if share <= value / 2 else "marginal"
+                            departs.append((kind, gaps[-1]))
                 obs, *_ = env.step(action)
         fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}
         winnable = won = 0
@@ -92,6 +125,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             "winnable": winnable,
             "won": won,
             "first_fatal_move": fatal,
+            "departures": {k: sum(d == k for d, _ in departs) for k in ("blunder", "marginal")},
+            "cue": [_cue(m, gaps, departs) for m in args.margins],
         }
         rows.append(row)
         print(json.dumps(row), flush=True)

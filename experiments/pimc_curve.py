@@ -6,7 +6,9 @@ For each preset and number of samples, ``pimc`` plays the deals; each row gives 
 the solver's wins it wins (95% Wilson interval) and its CPU time per deal, appended to
 ``--out/curve.csv`` as each finishes (the header is written once, for a new file).
 ``--consistent`` plays ``PimcAgent(consistent=True)``: one more decision chosen alike in the
-samples a player cannot tell apart (the remedy it tries for strategy fusion).
+samples a player cannot tell apart (the remedy it tries for strategy fusion). ``--budget``
+changes the positions each solver verdict may take (one that runs out counts as a loss); the
+rows then name it (``pimc-budget3000``), so they stay apart from the default's curve.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 from pyramid_env import evaluate
 from pyramid_env.agents import PimcAgent
 
+DEFAULT_BUDGET = PimcAgent().budget
+
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -26,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--samples", nargs="+", type=int, default=[4, 8, 16])
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--consistent", action="store_true", help="PimcAgent(consistent=True)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="positions per verdict")
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -36,9 +41,11 @@ def main(argv: list[str] | None = None) -> None:
         with open(path, "w", newline="") as f:
             csv.writer(f).writerow(fields)
     kind = "pimc-consistent" if args.consistent else "pimc"
+    if args.budget != DEFAULT_BUDGET:
+        kind += f"-budget{args.budget}"
     for rules in args.rules:
         for samples in args.samples:
-            agent = PimcAgent(samples=samples, consistent=args.consistent, name=f"{kind}-{samples}")
+            agent = PimcAgent(samples, args.budget, args.consistent, name=f"{kind}-{samples}")
             s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
             row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
             with open(path, "a", newline="") as f:

@@ -28,7 +28,9 @@ python experiments/train_expit.py --config configs/expit_msc.toml --ship expit-m
 python experiments/train_expit.py --config configs/expit_two-pass.toml --ship expit-two-pass \
     --ship-search expit-search-two-pass
 python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ --out experiments/figures/expit.png
-python experiments/expit_errors.py agents/trained/expit-msc.npz --seeds "val[:100]"
+python experiments/expit_errors.py agents/trained/expit-msc.npz agents/trained/expit-two-pass.npz --seeds "val[:100]"
+# Why the guided search is not cheaper than pimc: how the solver's verdicts share pimc's CPU.
+python experiments/bench_search.py --rules msc two-pass --seeds "val[:100]" --samples 32 --profile
 # Which phase a player loses in (hidden first pass, known endgame), and the networks' endgame.
 python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
 python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks
@@ -45,8 +47,11 @@ python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experi
 # fast extra), and pimc's win rate against its samples per decision.
 python experiments/hidden_cost.py --rules msc two-card three-pass two-pass one-pass relaxed unlimited --seeds "test[:1000]"
 python experiments/pimc_curve.py --rules two-pass one-pass msc --seeds "test[:1000]" --samples 4 8 16 32
+python experiments/pimc_curve.py --rules msc two-pass one-pass --seeds "test[:1000]" --samples 1 2
 python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 64
 python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 16 --consistent
+# The honest agents against pimc's curve (after the benchmarks above).
+python experiments/plot_frontier.py --rules msc two-pass --out experiments/figures/frontier.png
 
 # The replay analysis checked on 100 lost games of winnable deals.
 python experiments/verify_replays.py --rules msc --agents pimc greedy --episodes 100 --seeds "test[:1000]"

@@ -69,6 +69,9 @@ def test_train_expit_tiny_run_is_reproducible_and_ships_two_agents(tmp_path):
     (errors,) = expit_errors.main([str(run / "best.npz"), "--seeds", "val[:4]", "--samples", "2"])
     assert errors["decisions_hidden"] > 0 and 0 <= errors["agreement_hidden"] <= 1
     assert sum(errors["first_fatal_move"].values()) + errors["won"] <= errors["winnable"] <= 4
+    assert [c["margin"] for c in errors["cue"]] == [0.05, 0.1, 0.3]
+    flagged = [c["flagged"] for c in errors["cue"]]
+    assert all(0 <= f <= 1 for f in flagged) and flagged == sorted(flagged, reverse=True)
 
     chart = plot_expit.main([str(run), "--out", str(tmp_path / "c.png"), "--references", "greedy"])
     assert chart.is_file() and chart.stat().st_size > 1000
@@ -113,3 +116,15 @@ def test_rank_relabelling_is_a_symmetry_of_the_game(monkeypatch):
             one.step(action)
             two.step(action)
         monkeypatch.undo()
+
+
+def test_expit_errors_cue_counts_what_a_margin_flags_and_catches():
+    gaps = [0.0, 0.02, 0.07, 0.2, 0.5]
+    departs = [("blunder", 0.5), ("blunder", 0.02), ("marginal", 0.07)]
+    assert expit_errors._cue(0.05, gaps, departs) == {
+        "margin": 0.05,
+        "flagged": 0.6,
+        "caught": {"blunder": 0.5, "marginal": 1.0},
+    }
+    assert expit_errors._cue(0.3, gaps, departs)["caught"] == {"blunder": 0.5, "marginal": 0.0}
+    assert expit_errors._cue(0.1, gaps, [])["caught"] == {}

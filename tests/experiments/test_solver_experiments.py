@@ -67,3 +67,14 @@ def test_bench_search_fingerprints_the_games_it_times():
     assert [r["games"] for r in first] == [r["games"] for r in again]
     other = bench_search.main(["--rules", "msc", "--seeds", "val[1:4]", "--samples", "2"])
     assert other[0]["games"] != first[0]["games"]
+
+
+def test_bench_search_profile_times_every_verdict_without_changing_the_games():
+    from experiments import bench_search
+
+    args = ["--rules", "msc", "--seeds", "val[:3]", "--samples", "2"]
+    (plain,), (profiled,) = bench_search.main(args), bench_search.main([*args, "--profile"])
+    assert profiled["games"] == plain["games"]
+    assert "solver_calls" not in plain and profiled["solver_calls"] > 3 * 2
+    assert 0 < profiled["solver_share"] <= 1
+    assert 0 < profiled["top_1pct"] <= profiled["top_5pct"] <= 1

@@ -1,0 +1,96 @@
+r"""Honest play's price: each agent's share of the solver's wins against its CPU per deal.
+
+    python experiments/plot_frontier.py --rules msc two-pass \
+        --out experiments/figures/frontier.png
+
+One panel per rule set, on the same ``test`` deals: ``pimc``'s curve over its samples per
+decision (``results/pimc_curve/curve.csv``, from ``pimc_curve.py``) with 95% intervals, and the
+other honest agents of the benchmark's table (``results/<rules>/benchmark.csv`` under
+``--benchmarks``, from ``pyramid-env benchmark --rules R``) as points. A search that spends its
+samples better than ``pimc`` lies above the curve; one that only spends fewer lies on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+import matplotlib
+
+ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from experiments.plot_curves import save  # noqa: E402
+
+POINTS = ["greedy", "scout", "expit-{rules}", "expit-search-{rules}"]
+
+
+def curve(path: Path, rules: str) -> tuple[str, list[dict[str, float]]]:
+    """(seeds, rows by samples) of plain ``pimc`` under ``rules``; the last row per samples."""
+    with open(path) as f:
+        rows = [r for r in csv.DictReader(f) if r["rules"] == rules and r["agent"] == "pimc"]
+    seeds = {r["seeds"] for r in rows}
+    if len(seeds) > 1:
+        raise SystemExit(f"{path}: pimc under {rules} on several seed sets {sorted(seeds)}")
+    fields = ("samples", "solver_normalised", "norm_ci_low", "norm_ci_high", "cpu_per_deal")
+    by_samples = {int(r["samples"]): {k: float(r[k]) for k in fields} for r in rows}
+    return (seeds.pop() if seeds else ""), [by_samples[n] for n in sorted(by_samples)]
+
+
+def points(path: Path, rules: str) -> tuple[str, list[dict[str, str]]]:
+    """(seeds, rows) of the benchmark's agents named in :data:`POINTS`, that exist."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    names = [n.format(rules=rules) for n in POINTS]
+    seeds = {r["seeds"] for r in rows}
+    return seeds.pop() if len(seeds) == 1 else "", [r for r in rows if r["agent"] in names]
+
+
+def main(argv: list[str] | None = None) -> Path:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rules", nargs="+", default=["msc", "two-pass"])
+    p.add_argument("--curve", type=Path, default=Path("results/pimc_curve/curve.csv"))
+    p.add_argument("--benchmarks", type=Path, default=Path("results/benchmark"))
+    p.add_argument("--out", type=Path, default=Path("results/frontier.png"))
+    args = p.parse_args(argv)
+    fig, axes = plt.subplots(1, len(args.rules), figsize=(6 * len(args.rules), 4.5), squeeze=False)
+    for ax, rules in zip(axes[0], args.rules, strict=True):
+        seeds, rows = curve(args.curve, rules)
+        bench_seeds, others = points(args.benchmarks / rules / "benchmark.csv", rules)
+        if rows and bench_seeds != seeds:
+            raise SystemExit(
+                f"{rules}: the curve is on {seeds!r}, the benchmark on {bench_seeds!r}"
+            )
+        x = [r["cpu_per_deal"] * 1000 for r in rows]
+        y = [r["solver_normalised"] for r in rows]
+        err = [[v - r["norm_ci_low"] for v, r in zip(y, rows, strict=True)],
+               [r["norm_ci_high"] - v for v, r in zip(y, rows, strict=True)]]  # fmt: skip
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label="pimc (samples per decision)")
+        for xi, yi, r in zip(x, y, rows, strict=True):
+            ax.annotate(
+                str(int(r["samples"])), (xi, yi), textcoords="offset points", xytext=(4, -12)
+            )
+        for r in others:
+            v = float(r["solver_normalised"])
+            ax.errorbar(
+                [float(r["cpu_per_deal"]) * 1000], [v], marker="*", markersize=11, capsize=3,
+                yerr=[[v - float(r["norm_ci_low"])], [float(r["norm_ci_high"]) - v]],
+                linestyle="none", label=r["agent"],
+            )  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlabel("CPU per deal (ms, log scale)")
+        ax.set_ylabel("share of the solver's wins")
+        ax.set_title(f"{rules}, {seeds or bench_seeds}: honest agents")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+    return save(fig, args.out)
+
+
+if __name__ == "__main__":
+    main()
