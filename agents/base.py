@@ -16,7 +16,9 @@ number): results then do not depend on the order the deals are played in, or on 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -83,4 +85,52 @@ class Agent(Protocol):
         ...
 
 
-__all__ = ["Agent", "Turn"]
+def agent_config(agent: Any) -> dict[str, Any]:
+    """What an agent's play depends on, as far as it can be read: its settings, as JSON values.
+
+    An agent's own ``config()`` if it has one (for an agent with counters or caches among its
+    public attributes); else its public attributes: numbers, strings, paths and lists or dicts
+    of them as they are, a network by a digest of its weights (``MLPPolicy.digest()``, a torch
+    module's or an SB3 model's parameters), an agent inside it (a fallback, greedy's weights)
+    by its own config, anything else by its class name. Evaluation keeps it with a run's
+    stored results, so that resuming a store with an agent of the same name but other
+    settings or weights is refused instead of mixing the two runs' games.
+    """
+    config = getattr(agent, "config", None)
+    if callable(config):
+        return dict(config())
+    attrs = getattr(agent, "__dict__", {})
+    return {k: _config_value(v) for k, v in sorted(attrs.items()) if not k.startswith("_")}
+
+
+def _config_value(v: Any) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, Path):
+        return str(v)
+    if isinstance(v, list | tuple):
+        return [_config_value(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _config_value(x) for k, x in v.items()}
+    if isinstance(v, np.ndarray):
+        return _sha(v.tobytes(), str(v.dtype), str(v.shape))
+    if callable(getattr(v, "digest", None)):
+        return v.digest()
+    kind = f"{type(v).__module__}.{type(v).__qualname__}"
+    if callable(getattr(v, "act", None)):
+        return {"class": kind, **agent_config(v)}
+    module = v if callable(getattr(v, "state_dict", None)) else getattr(v, "policy", None)
+    if callable(getattr(module, "state_dict", None)):  # a torch module, or an SB3 model's policy
+        tensors = module.state_dict().items()
+        return _sha(*(k.encode() + t.detach().cpu().numpy().tobytes() for k, t in tensors))
+    return f"<{kind}>"
+
+
+def _sha(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.encode())
+    return h.hexdigest()[:16]
+
+
+__all__ = ["Agent", "Turn", "agent_config"]

@@ -15,6 +15,8 @@ the greedy agent, so their pyramid-cards-left figures stay meaningful.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from pyramid_env.agents.base import Turn
@@ -50,6 +52,10 @@ class SolverAgent:
         self._expect: int | None = None  # the position key the next planned move is for
         self._deal: Deal | None = None  # the deal the plan is for
         self._gave_up: Deal | None = None  # the deal judged lost (or unknown): play greedy
+
+    def config(self) -> dict[str, Any]:
+        """The settings play depends on (not the ``unknown`` counter)."""
+        return {"shortest": self.shortest, "time_limit": self.time_limit}
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The next move of the winning line; greedy if the deal cannot be won."""

@@ -18,6 +18,7 @@ the torch model it came from.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import zipfile
@@ -60,6 +61,15 @@ class MLPPolicy:
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.activation = activation
         self.meta = dict(meta or {})
+
+    def digest(self) -> str:
+        """A short hash of the weights, activation and metadata: which network this is."""
+        head = json.dumps([self.activation, self.meta], sort_keys=True, default=repr)
+        h = hashlib.sha256(head.encode())
+        for w, b in self.layers:
+            h.update(w.tobytes())
+            h.update(b.tobytes())
+        return h.hexdigest()[:16]
 
     def forward(self, obs: np.ndarray) -> np.ndarray:
         """Every output for one observation (or a batch, leading axis): logits, then value."""

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents import Agent, Turn, make_agent
+from pyramid_env.agents.base import agent_config
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.notation import format_move
@@ -292,10 +293,11 @@ def evaluate(
         chunk_size: deals per task; default up to 50, fewer when there are few deals.
         store: a folder where each finished chunk of episodes is written at once, so a run
             that is killed keeps them (see ``resume``).
-        resume: take the episodes already in ``store`` (from a run of the same agent name and
-            class, rules, env options and seed) and play only the other deals. A store knows
-            the agent by its name: an agent changed under the same name (new weights) needs
-            another store, or a run without ``resume``.
+        resume: take the episodes already in ``store`` (from a run of the same agent, rules,
+            env options and seed) and play only the other deals. A store knows the agent by
+            its name, class and settings (:func:`~pyramid_env.agents.base.agent_config`: its
+            numbers and strings, a digest of its network's weights), so a store of another
+            ``samples`` or of other weights under the same name is refused, not mixed in.
 
     Returns:
         A :class:`Report`.
@@ -347,8 +349,9 @@ def evaluate(
     # What the agent knows of the stock order: the env's view, or all of it for an oracle.
     view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
     settings = {
-        "agent": agent.name,  # and its class: a store knows an agent by these two
+        "agent": agent.name,  # a store knows an agent by these three
         "agent_class": f"{type(agent).__module__}.{type(agent).__qualname__}",
+        "agent_config": agent_config(agent),
         "rules": rules.to_dict(),
         "env": env_kwargs,
         "seed": seed,

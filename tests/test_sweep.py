@@ -214,3 +214,14 @@ def test_a_killed_ray_worker_is_retried(ray_instance, tmp_path):
     crash = functools.partial(squares_crashing_once, str(marker), 13)
     assert sweep(crash, range(23), backend="ray", workers=2, chunk_size=4) == EXPECTED
     assert marker.exists()  # the worker that played deal 13 first really died
+
+
+def test_a_store_refuses_to_resume_with_an_agent_of_other_settings(tmp_path):
+    from pyramid_env.agents import PimcAgent
+
+    evaluate(PimcAgent(samples=1, name="p"), "msc", "val[:2]", store=tmp_path)
+    again = evaluate(PimcAgent(samples=1, name="p"), "msc", "val[:2]", store=tmp_path, resume=True)
+    assert len(again.episodes) == 2
+    changed = "other settings.*'agent_config'.*'samples': 1.*'samples': 2"
+    with pytest.raises(PyramidError, match=changed):
+        evaluate(PimcAgent(samples=2, name="p"), "msc", "val[:2]", store=tmp_path, resume=True)

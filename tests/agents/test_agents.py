@@ -178,3 +178,39 @@ def test_policy_agent_takes_any_callable_on_dict_observations():
 
     again = evaluate(PolicyAgent(DictModule(), obs_mode="rllib"), rules="msc", seeds="val[:8]")
     assert again.episodes == report.episodes
+
+
+def test_agent_config_names_the_settings_and_weights_play_depends_on():
+    from pyramid_env.agents import PimcAgent
+    from pyramid_env.agents.base import agent_config
+
+    assert agent_config(PimcAgent(samples=2)) == agent_config(PimcAgent(samples=2))
+    assert agent_config(PimcAgent(samples=2))["samples"] == 2
+    assert agent_config(PimcAgent(samples=2)) != agent_config(PimcAgent(samples=4))
+    greedy = make_agent("greedy", weights={"short": 1.0})
+    default = agent_config(make_agent("greedy"))["w"]["short"]
+    assert agent_config(greedy)["w"]["short"] == 1.0 != default
+    # A network by its weights: one changed number is another network.
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(4, 3)), np.zeros(3))]
+    net, other = MLPPolicy(layers), MLPPolicy([(layers[0][0] + 1e-3, layers[0][1])])
+    assert agent_config(PolicyAgent(net))["policy"] == net.digest() != other.digest()
+    assert net.digest() == MLPPolicy(layers).digest()
+    # An agent's own config() leaves out what changes as it plays (the solver's counter).
+    solver = SolverAgent()
+    solver.unknown = 5
+    assert agent_config(solver) == {"shortest": False, "time_limit": None}
+    # Anything else is known by its class only.
+    assert agent_config(PolicyAgent(lambda obs: np.zeros(327)))["policy"] == "<builtins.function>"
+
+
+def test_agent_config_reads_a_torch_module_by_its_parameters():
+    torch = pytest.importorskip("torch")
+    from pyramid_env.agents.base import agent_config
+
+    module = torch.nn.Linear(4, 327)
+    before = agent_config(PolicyAgent(module))["policy"]
+    assert before == agent_config(PolicyAgent(module))["policy"]
+    with torch.no_grad():
+        module.bias[0] += 1
+    assert agent_config(PolicyAgent(module))["policy"] != before
