@@ -17,8 +17,9 @@ On deals it never trained on (``--seeds``, val by default):
    ``--margins`` value, the share of hidden decisions at which the network rates another move
    that much above greedy's (``ExpitSearchAgent``'s cue to look closer: its cost) and the
    share of blunders and of marginal departures among them (what that cue catches).
-   A blunder shows in almost any sample, so a few samples find it; a marginal departure
-   only in a few of many, which is what a cue from the network would have to point at.
+   A blunder shows in at least half the samples, so a few samples find it; a marginal
+   departure only in a few of many, which is what a cue from the network would have to
+   point at.
 
 Prints one JSON line per network.
 """
