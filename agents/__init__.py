@@ -83,28 +83,52 @@ def shipped() -> dict[str, dict[str, Any]]:
 
 
 def shipped_file(name: str) -> Path:
-    """The file of shipped agent ``name``, checked against the manifest's checksum.
+    """The weights file of shipped agent ``name``, checked against the manifest's checksum.
+
+    An agent that plays the same network as another (an expert-iteration search agent and its
+    network alone) is listed with ``"weights": <the other's name>`` and no file of its own:
+    this is then the other's file.
 
     Raises:
         PyramidError: ``name`` is not shipped, or its file is missing or does not match the
             checksum the manifest holds (a damaged install: reinstall, or re-ship the agent).
     """
-    entry = _manifest().get(name)
+    manifest = _manifest()
+    entry = manifest.get(name)
     if entry is None:
         raise PyramidError(f"{name!r} is not a shipped agent: one of {', '.join(shipped())}")
-    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{name}.npz"
+    owner = entry.get("weights", name)
+    entry = manifest.get(owner, {})
+    if "sha256" not in entry:
+        raise PyramidError(
+            f"shipped agent {name!r}: its weights are listed as {owner!r}'s, which {MANIFEST} "
+            "does not hold as a file; reinstall pyramid-env or ship the agent again"
+        )
+    whose = repr(name) if owner == name else f"{name!r} (the weights of {owner!r})"
+    ref = resources.files("pyramid_env.agents") / TRAINED_DIR / f"{owner}.npz"
     path = Path(str(ref))
     if not path.is_file():
         raise PyramidError(
-            f"shipped agent {name!r}: its file {path} is missing (the manifest lists it); "
+            f"shipped agent {whose}: its file {path} is missing (the manifest lists it); "
             "reinstall pyramid-env"
         )
     if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
         raise PyramidError(
-            f"shipped agent {name!r}: {path} does not match its checksum in {MANIFEST} "
+            f"shipped agent {whose}: {path} does not match its checksum in {MANIFEST} "
             "(damaged or replaced); reinstall pyramid-env or ship it again"
         )
     return path
+
+
+def load_shipped(name: str) -> MLPPolicy:
+    """The network of shipped agent ``name``, with the manifest's metadata (its kind, settings).
+
+    Raises:
+        PyramidError: as :func:`shipped_file`.
+    """
+    net = MLPPolicy.load(shipped_file(name))
+    net.meta = dict(_manifest()[name]["meta"])
+    return net
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
@@ -131,7 +155,7 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
             raise PyramidError(f"agent file {name!r} does not exist")
         return _trained(MLPPolicy.load(path), path.stem, **kwargs)
     if name in _manifest():  # a shipped agent: open this one file, checked, not every one
-        return _trained(MLPPolicy.load(shipped_file(name)), name, **kwargs)
+        return _trained(load_shipped(name), name, **kwargs)
     known = [*BASELINES, *SEARCH, *ORACLES, *shipped()]
     raise PyramidError(
         f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz"
@@ -175,6 +199,7 @@ __all__ = [
     "RandomRemovalAgent",
     "ScoutAgent",
     "Turn",
+    "load_shipped",
     "make_agent",
     "shipped",
     "shipped_file",

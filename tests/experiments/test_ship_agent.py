@@ -1,0 +1,72 @@
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2]))
+import pyramid_env.agents as agents_pkg  # noqa: E402
+from experiments.ship_agent import ship  # noqa: E402
+from pyramid_env import PyramidError  # noqa: E402
+from pyramid_env.agents import MLPPolicy, load_shipped  # noqa: E402
+
+
+@pytest.fixture
+def install(tmp_path, monkeypatch):
+    """An empty install whose shipped agents live in ``tmp_path/agents/trained``."""
+
+    class Files:
+        @staticmethod
+        def files(package):
+            return tmp_path / "agents"
+
+    monkeypatch.setattr(agents_pkg, "resources", Files)
+    return tmp_path / "agents" / agents_pkg.TRAINED_DIR
+
+
+def _net(tmp_path: Path, name: str, seed: int, **meta) -> Path:
+    rng = np.random.default_rng(seed)
+    path = tmp_path / f"{name}.npz"
+    MLPPolicy([(rng.normal(size=(5, 4)), rng.normal(size=4))], meta=meta).save(path)
+    return path
+
+
+def _weights(net: MLPPolicy) -> list[np.ndarray]:
+    return [a for layer in net.layers for a in layer]
+
+
+def test_an_agent_sharing_weights_ships_no_second_file_and_keeps_its_own_settings(
+    tmp_path, install
+):
+    alone = _net(tmp_path, "alone", 0, kind="expit")
+    search = _net(tmp_path, "search", 0, kind="expit-search", search={"samples": 4})
+    assert ship(alone, "net", install) == install / "net.npz"
+    assert ship(search, "net-search", install) == install / "net.npz"
+    manifest = json.loads((install / "manifest.json").read_text())
+    assert manifest["net-search"] == {
+        "weights": "net",
+        "meta": {"kind": "expit-search", "search": {"samples": 4}},
+    }
+    assert not (install / "net-search.npz").exists()
+    shared, own = load_shipped("net-search"), load_shipped("net")
+    assert shared.meta["kind"] == "expit-search" and own.meta["kind"] == "expit"
+    assert all(np.array_equal(a, b) for a, b in zip(_weights(shared), _weights(own), strict=True))
+
+    # New weights under the shared name: the sharer keeps the weights it was shipped with.
+    ship(_net(tmp_path, "other", 1, kind="expit"), "net", install)
+    manifest = json.loads((install / "manifest.json").read_text())
+    assert "sha256" in manifest["net-search"] and (install / "net-search.npz").is_file()
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(_weights(load_shipped("net-search")), _weights(shared), strict=True)
+    )
+    assert not np.array_equal(_weights(load_shipped("net"))[0], _weights(shared)[0])
+
+
+def test_a_damaged_shared_file_is_named_with_the_agent_that_reads_it(tmp_path, install):
+    ship(_net(tmp_path, "alone", 0, kind="expit"), "net", install)
+    ship(_net(tmp_path, "search", 0, kind="expit-search"), "net-search", install)
+    (install / "net.npz").write_bytes(b"junk")
+    with pytest.raises(PyramidError, match="'net-search' \\(the weights of 'net'\\).*checksum"):
+        load_shipped("net-search")
