@@ -38,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pyramid_env.agents.base import Agent, Turn
+from pyramid_env.agents.base import Agent, Turn, agent_config
 from pyramid_env.agents.baselines import (
     FirstRemovalAgent,
     GreedyAgent,
@@ -199,6 +199,7 @@ __all__ = [
     "RandomRemovalAgent",
     "ScoutAgent",
     "Turn",
+    "agent_config",
     "load_shipped",
     "make_agent",
     "shipped",
