@@ -33,6 +33,8 @@ POINTS = ["greedy", "scout", "expit-{rules}", "expit-search-{rules}"]
 
 def curve(path: Path, rules: str) -> tuple[str, list[dict[str, float]]]:
     """(seeds, rows by samples) of plain ``pimc`` under ``rules``; the last row per samples."""
+    if not path.is_file():
+        raise SystemExit(f"{path} does not exist: run experiments/pimc_curve.py")
     with open(path) as f:
         rows = [r for r in csv.DictReader(f) if r["rules"] == rules and r["agent"] == "pimc"]
     seeds = {r["seeds"] for r in rows}
@@ -45,6 +47,8 @@ def curve(path: Path, rules: str) -> tuple[str, list[dict[str, float]]]:
 
 def points(path: Path, rules: str) -> tuple[str, list[dict[str, str]]]:
     """(seeds, rows) of the benchmark's agents named in :data:`POINTS`, that exist."""
+    if not path.is_file():
+        raise SystemExit(f"{path} does not exist: run `pyramid-env benchmark --rules {rules}`")
     with open(path) as f:
         rows = list(csv.DictReader(f))
     names = [n.format(rules=rules) for n in POINTS]

@@ -50,3 +50,11 @@ def test_frontier_reads_plain_pimc_last_run_and_the_named_agents(tmp_path):
 def test_frontier_refuses_a_curve_and_benchmark_on_different_deals(tmp_path):
     with pytest.raises(SystemExit, match="test\\[:10\\].*val\\[:10\\]"):
         plot_frontier.main([*_files(tmp_path, "val[:10]"), "--out", str(tmp_path / "f.png")])
+
+
+def test_frontier_names_a_missing_input_and_the_command_that_makes_it(tmp_path):
+    args = _files(tmp_path)
+    with pytest.raises(SystemExit, match="two-pass.*pyramid-env benchmark --rules two-pass"):
+        plot_frontier.main([*args[:-1], "two-pass", "--out", str(tmp_path / "f.png")])
+    with pytest.raises(SystemExit, match="none.csv does not exist.*pimc_curve.py"):
+        plot_frontier.main(["--curve", str(tmp_path / "none.csv"), *args[2:]])
