@@ -44,9 +44,9 @@ def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
     net = MLPPolicy.load(new)
     out = dest / f"{name}.npz"
     sharing = sorted(k for k, e in manifest.items() if e.get("weights") == name)
-    if sharing and out.is_file() and not _same_weights(MLPPolicy.load(out), net):
+    old = MLPPolicy.load(out) if sharing and out.is_file() else None
+    if old is not None and not _same_weights(old, net):
         for other in sharing:  # they keep the weights they were shipped with
-            old = MLPPolicy.load(out)
             old.meta = manifest[other]["meta"]
             old.save(dest / f"{other}.npz", half=True)
             manifest[other] = {"sha256": _sha(dest / f"{other}.npz"), "meta": old.meta}
