@@ -12,6 +12,9 @@ same command in each) and quote the ratio of the pairs, not two absolute times.
 ``winning_line`` in :mod:`pyramid_env.agents.honest`) and says how they share the CPU: their
 part of the whole, and the part of the largest 1% and 5% of them. Where a few hard verdicts
 take most of it, spending fewer samples on some decisions saves less than their count says.
+It also splits them by kind (a sampled order's own verdict, or the position after a candidate
+move in it) and outcome (won, lost, or out of budget: counted lost), with the positions each
+cost: what a search that shares work between verdicts, or a smaller budget, could save.
 """
 
 from __future__ import annotations
@@ -29,32 +32,62 @@ ROOT = Path(__file__).parents[1]
 if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
     sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
 from pyramid_env.agents import PimcAgent, honest  # noqa: E402
 from pyramid_env.engine.state import State  # noqa: E402
 from pyramid_env.evaluation import evaluate  # noqa: E402
+from pyramid_env.solver import _search, kernel  # noqa: E402
+from pyramid_env.solver.tables import Budget, Limit  # noqa: E402
 
 
 class _Timed:
-    """``winning_line`` with the CPU time of each call kept."""
+    """``winning_line`` with the CPU time, kind, outcome and positions of each call kept.
+
+    The kind: ``sample``, a sampled order's own verdict (is it winnable at all: the call
+    from ``_winnable_samples``), or ``move``, the position after a candidate move in it. The
+    outcome: ``win``, ``loss``, or ``budget`` (ran out; the search counts it as a loss).
+    """
 
     def __init__(self) -> None:
-        self.times: list[float] = []
-        self._solve = honest.winning_line
+        self.calls: list[tuple[float, str, str, int]] = []  # (seconds, kind, outcome, positions)
 
     def __call__(self, s: State, *, budget: int | None = None) -> list[int] | None:
+        kind = "sample" if sys._getframe(1).f_code.co_name == "_winnable_samples" else "move"
+        limit = Limit(budget, None)
         start = time.process_time()
-        try:
-            return self._solve(s, budget=budget)
-        finally:
-            self.times.append(time.process_time() - start)
+        try:  # the call winning_line makes, with the positions it cost kept
+            line = _search(s, limit, False, kernel.AVAILABLE)
+            outcome = "loss" if line is None else "win"
+        except Budget:
+            line, outcome = None, "budget"
+        self.calls.append((time.process_time() - start, kind, outcome, limit.nodes))
+        return line
 
     def shares(self, total: float) -> dict:
-        """Calls, their share of ``total``, and the share of the largest 1% and 5% of them."""
-        times = sorted(self.times, reverse=True)
+        """The verdicts' calls and shares of the CPU, whole and split.
+
+        Calls, their share of ``total``, the share of the largest 1% and 5% of them, and per
+        kind and outcome the calls, their share of the verdicts' CPU and the positions they
+        cost (median and 99th percentile).
+        """
+        times = sorted((c[0] for c in self.calls), reverse=True)
         spent = sum(times) or 1.0
         top = {f"top_{p}pct": round(sum(times[: max(1, len(times) * p // 100)]) / spent, 3)
                for p in (1, 5)}  # fmt: skip
-        return {"solver_calls": len(times), "solver_share": round(spent / total, 3), **top}
+        split = {}
+        for kind in ("sample", "move"):
+            for outcome in ("win", "loss", "budget"):
+                group = [c for c in self.calls if c[1] == kind and c[2] == outcome]
+                if group:
+                    nodes = np.array([c[3] for c in group])
+                    split[f"{kind}_{outcome}"] = {
+                        "calls": len(group),
+                        "share": round(sum(c[0] for c in group) / spent, 3),
+                        "positions_p50_p99": np.percentile(nodes, [50, 99]).astype(int).tolist(),
+                    }
+        return {"solver_calls": len(times), "solver_share": round(spent / total, 3), **top,
+                "by_kind": split}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> list[dict]:

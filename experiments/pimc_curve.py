@@ -8,7 +8,9 @@ the solver's wins it wins (95% Wilson interval) and its CPU time per deal, appen
 ``--consistent`` plays ``PimcAgent(consistent=True)``: one more decision chosen alike in the
 samples a player cannot tell apart (the remedy it tries for strategy fusion). ``--budget``
 changes the positions each solver verdict may take (one that runs out counts as a loss); the
-rows then name it (``pimc-budget3000``), so they stay apart from the default's curve.
+rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
+budgets play every one with every number of samples: how to spend the CPU, on more orders or
+on harder verdicts.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--samples", nargs="+", type=int, default=[4, 8, 16])
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--consistent", action="store_true", help="PimcAgent(consistent=True)")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="positions per verdict")
+    p.add_argument(
+        "--budget", nargs="+", type=int, default=[DEFAULT_BUDGET], help="positions per verdict"
+    )
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -40,17 +44,18 @@ def main(argv: list[str] | None = None) -> None:
     if not path.exists():
         with open(path, "w", newline="") as f:
             csv.writer(f).writerow(fields)
-    kind = "pimc-consistent" if args.consistent else "pimc"
-    if args.budget != DEFAULT_BUDGET:
-        kind += f"-budget{args.budget}"
     for rules in args.rules:
-        for samples in args.samples:
-            agent = PimcAgent(samples, args.budget, args.consistent, name=f"{kind}-{samples}")
-            s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
-            row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
-            with open(path, "a", newline="") as f:
-                csv.writer(f).writerow(row)
-            print(*row, flush=True)
+        for budget in args.budget:
+            kind = "pimc-consistent" if args.consistent else "pimc"
+            if budget != DEFAULT_BUDGET:
+                kind += f"-budget{budget}"
+            for samples in args.samples:
+                agent = PimcAgent(samples, budget, args.consistent, name=f"{kind}-{samples}")
+                s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
+                row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
+                with open(path, "a", newline="") as f:
+                    csv.writer(f).writerow(row)
+                print(*row, flush=True)
 
 
 if __name__ == "__main__":

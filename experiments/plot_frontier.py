@@ -8,6 +8,8 @@ decision (``results/pimc_curve/curve.csv``, from ``pimc_curve.py``) with 95% int
 other honest agents of the benchmark's table (``results/<rules>/benchmark.csv`` under
 ``--benchmarks``, from ``pyramid-env benchmark --rules R``) as points. A search that spends its
 samples better than ``pimc`` lies above the curve; one that only spends fewer lies on it.
+``pimc`` with other verdict budgets on the same deals (``--grid``, ``pimc_curve.py --budget``'s
+rows, if the file exists) are points too: whether harder verdicts buy more than more samples.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from experiments.plot_curves import save  # noqa: E402
+from pyramid_env.agents import PimcAgent  # noqa: E402
 
 POINTS = ["greedy", "scout", "expit-{rules}", "expit-search-{rules}"]
 
@@ -45,6 +48,18 @@ def curve(path: Path, rules: str) -> tuple[str, list[dict[str, float]]]:
     return (seeds.pop() if seeds else ""), [by_samples[n] for n in sorted(by_samples)]
 
 
+def budget_points(path: Path, rules: str, seeds: str) -> list[dict[str, str]]:
+    """Rows of ``pimc`` with another verdict budget under ``rules`` on ``seeds`` (if any)."""
+    if not path.is_file():
+        return []
+    with open(path) as f:
+        return [
+            r
+            for r in csv.DictReader(f)
+            if r["rules"] == rules and r["seeds"] == seeds and r["agent"].startswith("pimc-budget")
+        ]
+
+
 def points(path: Path, rules: str) -> tuple[str, list[dict[str, str]]]:
     """(seeds, rows) of the benchmark's agents named in :data:`POINTS`, that exist."""
     if not path.is_file():
@@ -61,6 +76,7 @@ def main(argv: list[str] | None = None) -> Path:
     p.add_argument("--rules", nargs="+", default=["msc", "two-pass"])
     p.add_argument("--curve", type=Path, default=Path("results/pimc_curve/curve.csv"))
     p.add_argument("--benchmarks", type=Path, default=Path("results/benchmark"))
+    p.add_argument("--grid", type=Path, default=Path("results/pimc_grid/curve.csv"))
     p.add_argument("--out", type=Path, default=Path("results/frontier.png"))
     args = p.parse_args(argv)
     fig, axes = plt.subplots(1, len(args.rules), figsize=(6 * len(args.rules), 4.5), squeeze=False)
@@ -75,11 +91,25 @@ def main(argv: list[str] | None = None) -> Path:
         y = [r["solver_normalised"] for r in rows]
         err = [[v - r["norm_ci_low"] for v, r in zip(y, rows, strict=True)],
                [r["norm_ci_high"] - v for v, r in zip(y, rows, strict=True)]]  # fmt: skip
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label="pimc (samples per decision)")
+        ax.errorbar(
+            x, y, yerr=err, marker="o", capsize=3,
+            label=f"pimc (samples per decision), {PimcAgent().budget:,} positions a verdict",
+        )  # fmt: skip
         for xi, yi, r in zip(x, y, rows, strict=True):
             ax.annotate(
                 str(int(r["samples"])), (xi, yi), textcoords="offset points", xytext=(4, -12)
             )
+        labelled = set()
+        for r in budget_points(args.grid, rules, seeds):
+            v, budget = float(r["solver_normalised"]), int(r["agent"].removeprefix("pimc-budget"))
+            xi = float(r["cpu_per_deal"]) * 1000
+            ax.errorbar(
+                [xi], [v], marker="x", markersize=8, capsize=3, linestyle="none", color="grey",
+                yerr=[[v - float(r["norm_ci_low"])], [float(r["norm_ci_high"]) - v]],
+                label=None if budget in labelled else f"pimc, {budget:,} positions a verdict",
+            )  # fmt: skip
+            labelled.add(budget)
+            ax.annotate(r["samples"], (xi, v), textcoords="offset points", xytext=(4, 6))
         for r in others:
             v = float(r["solver_normalised"])
             ax.errorbar(

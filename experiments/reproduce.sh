@@ -50,6 +50,12 @@ python experiments/pimc_curve.py --rules two-pass one-pass msc --seeds "test[:10
 python experiments/pimc_curve.py --rules msc two-pass one-pass --seeds "test[:1000]" --samples 1 2
 python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 64
 python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 16 --consistent
+# More samples or harder verdicts: the grid on val, then the settings named on test.
+python experiments/pimc_curve.py --rules two-pass --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 --out results/pimc_grid
+python experiments/pimc_curve.py --rules two-pass --seeds "val[:300]" --samples 16 32 --budget 100000 --out results/pimc_grid
+python experiments/pimc_curve.py --rules msc --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 100000 --out results/pimc_grid
+python experiments/pimc_curve.py --rules msc --seeds "test[:1000]" --samples 16 32 --budget 100000 --out results/pimc_grid
+python experiments/pimc_curve.py --rules two-pass --seeds "test[:1000]" --samples 32 --budget 100000 --out results/pimc_grid
 # The honest agents against pimc's curve (after the benchmarks above).
 python experiments/plot_frontier.py --rules msc two-pass --out experiments/figures/frontier.png
 

@@ -4,14 +4,17 @@ numpy's BLAS (OpenBLAS, MKL), OpenMP and torch each start a thread per core in e
 With one worker process per core that is cores² threads fighting for cores, and small matrix
 products (the shipped networks' forward passes) then run many times slower than on one thread.
 Every process pool of the project is made here, with each worker limited to its share of the
-cores: ``cpu_count // workers`` threads (at least one).
+cores: ``cpu_count // workers`` threads (at least one), and started safely in a process that
+runs Ray (:func:`pool_context`).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -38,11 +41,42 @@ def threads_per_worker(workers: int) -> int:
     return max(1, (os.cpu_count() or 1) // max(1, workers))
 
 
+def pool_context() -> BaseContext | None:
+    """How the pool starts its workers: Python's default, or ``forkserver`` once Ray is loaded.
+
+    On Linux the default is ``fork``: fast, and a script needs no ``__main__`` guard. But Ray
+    (an RLlib run, the ``ray`` backend of :func:`~pyramid_env.sweep.sweep`) leaves threads
+    of its own running in the process, and a fork copies the locks they hold without the
+    threads that would release them: a forked worker can then hang for good. So once ``ray``
+    is imported, workers come from a ``forkserver`` (a clean process started for the
+    purpose), as on macOS and Windows, where the script that starts the pool must guard its
+    entry point with ``if __name__ == "__main__":``. A start method other than ``fork`` set
+    with ``multiprocessing.set_start_method`` is kept.
+
+    Returns:
+        The ``forkserver`` context, or ``None`` for Python's default.
+    """
+    if "ray" not in sys.modules or multiprocessing.get_start_method(allow_none=True) not in (
+        None,
+        "fork",  # also what the default becomes once anything has used it
+    ):
+        return None
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return None  # macOS and Windows: spawn, the default there, is already safe
+    return multiprocessing.get_context("forkserver")
+
+
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes, each limited to its share of the cores."""
+    """A pool of ``workers`` processes, each limited to its share of the cores.
+
+    Started as :func:`pool_context` says.
+    """
     return ProcessPoolExecutor(
-        workers, initializer=limit_threads, initargs=(threads_per_worker(workers),)
+        workers,
+        mp_context=pool_context(),
+        initializer=limit_threads,
+        initargs=(threads_per_worker(workers),),
     )
 
 
-__all__ = ["limit_threads", "process_pool", "threads_per_worker"]
+__all__ = ["limit_threads", "pool_context", "process_pool", "threads_per_worker"]

@@ -1,13 +1,17 @@
 """Worker processes cap their BLAS and torch threads at their share of the cores."""
 
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
-from pyramid_env.workers import threads_per_worker
+import pytest
+
+from pyramid_env.workers import pool_context, threads_per_worker
 
 ROOT = Path(__file__).parents[1]
 
@@ -45,3 +49,44 @@ def test_each_worker_gets_its_share_of_the_cores():
     assert omp == str(want)
     assert pools, "numpy's BLAS should be visible to threadpoolctl"
     assert all(n == want for n in pools.values()), pools
+
+
+def test_pools_start_from_a_forkserver_once_ray_is_loaded(monkeypatch):
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: None)
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    assert pool_context() is None  # Python's default: fork on Linux
+    monkeypatch.setitem(sys.modules, "ray", types.ModuleType("ray"))
+    assert pool_context().get_start_method() == "forkserver"
+    # Fork, as the default becomes once used, is not kept; another method the user set is.
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "fork")
+    assert pool_context().get_start_method() == "forkserver"
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "spawn")
+    assert pool_context() is None
+
+
+# Ray started and stopped in the process, as after an RLlib run, then a pool of workers: it
+# must start from a forkserver and give the same results as one process.
+AFTER_RAY = textwrap.dedent(
+    """
+    import json
+    import ray
+    from pyramid_env.agents import GreedyAgent
+    from pyramid_env.evaluation import evaluate
+    from pyramid_env.workers import pool_context
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    ray.shutdown()
+    reports = [evaluate(GreedyAgent(), "msc", "val[:6]", workers=n) for n in (2, 1)]
+    games = [[(e.deal, e.won, e.moves) for e in r.episodes] for r in reports]
+    print(json.dumps([pool_context().get_start_method(), games[0] == games[1]]))
+    """
+)
+
+
+def test_a_pool_after_ray_starts_from_a_forkserver_and_plays_the_same():
+    pytest.importorskip("ray")
+    done = subprocess.run(
+        [sys.executable, "-c", AFTER_RAY], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == ["forkserver", True]

@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(__file__).parents[2]))
 from experiments import pimc_curve  # noqa: E402
 
 
-def test_curve_rows_append_under_one_header_and_name_a_budget(tmp_path, monkeypatch):
+def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monkeypatch):
     budgets = []
 
     class Spy(pimc_curve.PimcAgent):
@@ -18,11 +18,12 @@ def test_curve_rows_append_under_one_header_and_name_a_budget(tmp_path, monkeypa
     args = ["--rules", "msc", "--seeds", "val[:3]", "--samples", "1", "--workers", "1",
             "--out", str(tmp_path)]  # fmt: skip
     pimc_curve.main(args)
-    pimc_curve.main([*args, "--budget", "1"])
+    pimc_curve.main([*args, "--budget", "1", "5"])
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [(r["agent"], r["samples"], r["seeds"]) for r in rows] == [
         ("pimc", "1", "val[:3]"),
         ("pimc-budget1", "1", "val[:3]"),
+        ("pimc-budget5", "1", "val[:3]"),
     ]
-    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1]
+    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5]

@@ -33,7 +33,13 @@ def _files(tmp_path: Path, bench_seeds: str = "test[:10]") -> list[str]:
         ["expit-search-msc", "search", bench_seeds, 0.8, 0.5, 0.9, 0.01],
         ["solver", "clairvoyant", bench_seeds, 1.0, 1.0, 1.0, 0.002],
     ])  # fmt: skip
-    return ["--curve", str(curve), "--benchmarks", str(tmp_path / "bench"), "--rules", "msc"]
+    _write(tmp_path / "grid.csv", CURVE, [
+        ["msc", "test[:10]", "pimc-budget100000", 4, 6, 6, 1.0, 0.6, 1.0, 0.05],
+        ["msc", "val[:10]", "pimc-budget100000", 4, 6, 6, 1.0, 0.6, 1.0, 0.05],  # other deals
+        ["msc", "test[:10]", "pimc", 4, 6, 6, 1.0, 0.6, 1.0, 0.02],  # the default budget
+    ])  # fmt: skip
+    return ["--curve", str(curve), "--benchmarks", str(tmp_path / "bench"), "--grid",
+            str(tmp_path / "grid.csv"), "--rules", "msc"]  # fmt: skip
 
 
 def test_frontier_reads_plain_pimc_last_run_and_the_named_agents(tmp_path):
@@ -45,6 +51,13 @@ def test_frontier_reads_plain_pimc_last_run_and_the_named_agents(tmp_path):
     assert [r["agent"] for r in points] == ["greedy", "expit-search-msc"]  # not the solver
     out = plot_frontier.main([*args, "--out", str(tmp_path / "f.png")])
     assert out.is_file() and out.stat().st_size > 1000
+
+
+def test_frontier_adds_other_budgets_on_the_same_deals_when_there_are_some(tmp_path):
+    _files(tmp_path)
+    grid = plot_frontier.budget_points(tmp_path / "grid.csv", "msc", "test[:10]")
+    assert [(r["agent"], r["seeds"]) for r in grid] == [("pimc-budget100000", "test[:10]")]
+    assert plot_frontier.budget_points(tmp_path / "none.csv", "msc", "test[:10]") == []
 
 
 def test_frontier_refuses_a_curve_and_benchmark_on_different_deals(tmp_path):

@@ -78,3 +78,27 @@ def test_bench_search_profile_times_every_verdict_without_changing_the_games():
     assert "solver_calls" not in plain and profiled["solver_calls"] > 3 * 2
     assert 0 < profiled["solver_share"] <= 1
     assert 0 < profiled["top_1pct"] <= profiled["top_5pct"] <= 1
+    split = profiled["by_kind"]
+    assert sum(g["calls"] for g in split.values()) == profiled["solver_calls"]
+    assert abs(sum(g["share"] for g in split.values()) - 1) < 0.01
+    assert "sample_win" in split  # val[:3] has winnable deals: some sampled orders win
+
+
+def test_bench_search_profile_names_each_verdicts_kind_and_outcome():
+    from experiments import bench_search
+    from pyramid_env.engine.state import State
+    from pyramid_env.solver import winning_line
+
+    timed = bench_search._Timed()
+
+    def _winnable_samples(s):  # the search's own name for a sampled order's verdict
+        return timed(s, budget=None)
+
+    s = next(s for s in (State(n, "msc") for n in range(50)) if winning_line(s))
+    assert _winnable_samples(s) == winning_line(s)
+    assert timed(s, budget=1) is None  # a winnable opening needs more than one position
+    assert [(kind, outcome) for _, kind, outcome, _ in timed.calls] == [
+        ("sample", "win"),
+        ("move", "budget"),
+    ]
+    assert timed.calls[1][3] == 2  # the budget ran out one position past it
