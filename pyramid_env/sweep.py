@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramid_env.engine.errors import PyramidError, is_int
-from pyramid_env.workers import limit_threads, process_pool
+from pyramid_env.workers import limit_threads, pool_context, process_pool
 
 BACKENDS = ("local", "ray")
 SETTINGS_FILE = "settings.json"
@@ -317,9 +317,16 @@ def _local_chunks(
             deaths += 1
             if deaths > retries:
                 firsts = ", ".join(str(c[0]) for c in list(pending.values())[:5])
+                hint = ""
+                if pool_context() is not None:  # the script is imported in the forkserver
+                    hint = (
+                        "; Ray is loaded, so the workers start from a forkserver, which imports "
+                        "the script that started them: its entry point must be guarded by "
+                        '`if __name__ == "__main__":`'
+                    )
                 raise RuntimeError(
                     f"a worker process died {deaths} times (retries={retries}); "
-                    f"{len(pending)} chunks unfinished, starting at deals {firsts}"
+                    f"{len(pending)} chunks unfinished, starting at deals {firsts}{hint}"
                 )
             print(
                 f"warning: a worker process died; playing {len(pending)} unfinished chunks "

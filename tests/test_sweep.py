@@ -2,11 +2,13 @@
 
 import functools
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -51,6 +53,16 @@ def test_a_worker_dying_every_time_is_an_error_after_the_retries(tmp_path):
     with pytest.raises(RuntimeError, match="died 2 times.*retries=1"):
         sweep(die, range(10), workers=2, chunk_size=2, retries=1)
     assert marker.read_text().count("\n") == 2  # the first try and one retry
+
+
+def test_workers_dying_after_ray_name_the_main_guard_they_need(tmp_path, monkeypatch):
+    # With Ray loaded, workers start from a forkserver, which imports the starting script: an
+    # unguarded script's workers die, and the error must say what to do.
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: None)
+    monkeypatch.setitem(sys.modules, "ray", types.ModuleType("ray"))
+    die = functools.partial(squares_crashing_once, str(tmp_path / "deaths"), 5, times=99)
+    with pytest.raises(RuntimeError, match='died 1 times.*if __name__ == "__main__":'):
+        sweep(die, range(10), workers=2, chunk_size=2, retries=0)
 
 
 def test_a_store_keeps_finished_chunks_and_resume_plays_only_the_rest(tmp_path):

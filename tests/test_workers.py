@@ -1,4 +1,4 @@
-"""Worker processes cap their BLAS and torch threads at their share of the cores."""
+"""Worker processes: BLAS and torch threads capped at their share, a safe start after Ray."""
 
 import json
 import multiprocessing
