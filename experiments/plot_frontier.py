@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the pa
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from experiments.pimc_curve import DEFAULT_BUDGET  # noqa: E402
 from experiments.plot_curves import save  # noqa: E402
-from pyramid_env.agents import PimcAgent  # noqa: E402
 
 POINTS = ["greedy", "scout", "expit-{rules}", "expit-search-{rules}"]
 
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> Path:
                [r["norm_ci_high"] - v for v, r in zip(y, rows, strict=True)]]  # fmt: skip
         ax.errorbar(
             x, y, yerr=err, marker="o", capsize=3,
-            label=f"pimc (samples per decision), {PimcAgent().budget:,} positions a verdict",
+            label=f"pimc (samples per decision), {DEFAULT_BUDGET:,} positions a verdict",
         )  # fmt: skip
         for xi, yi, r in zip(x, y, rows, strict=True):
             ax.annotate(
