@@ -12,6 +12,8 @@ name                agent
 ``first-removal``   the first legal removal, draws when there is none
 ``hint``            rulebook 000's hint as a policy
 ``greedy``          the heuristic from the rulebooks' strategy advice
+``greedy-careful``  greedy, never a move that two tests without search show loses the
+                    deal (no matching of partners that can meet; a cycle of removals)
 ``solver``          the exact solver's winning line (clairvoyant: the upper bound)
 ``solver-greedy``   greedy's favourite move among those that keep the deal winnable
                     (clairvoyant; the teacher for imitation)
@@ -40,6 +42,7 @@ from typing import Any
 
 from pyramid_env.agents.base import Agent, Turn, agent_config
 from pyramid_env.agents.baselines import (
+    CarefulAgent,
     FirstRemovalAgent,
     GreedyAgent,
     HintAgent,
@@ -54,7 +57,9 @@ from pyramid_env.engine.errors import PyramidError
 
 BASELINES: dict[str, type] = {
     cls.name: cls
-    for cls in (RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent)
+    for cls in (
+        RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent, CarefulAgent
+    )
 }
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
 # Search agents: they look ahead over what a player knows (lookahead: free-stock rules only).
@@ -182,10 +187,11 @@ def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
 __all__ = [
     "BASELINES",
     "MANIFEST",
-    "TRAINED_SEARCH",
     "ORACLES",
     "SEARCH",
+    "TRAINED_SEARCH",
     "Agent",
+    "CarefulAgent",
     "ExpitPolicyAgent",
     "ExpitSearchAgent",
     "FirstRemovalAgent",

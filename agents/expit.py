@@ -32,11 +32,29 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents.base import Turn
-from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.agents.honest import SearchResult, _king, _Line, all_seen, search
 from pyramid_env.agents.policy import MLPPolicy
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.rules import Rules
+
+ORDERS: dict[str, type[GreedyAgent]] = {"greedy": GreedyAgent, "greedy-careful": CarefulAgent}
+"""The heuristics whose order of the legal moves the search and the network start from."""
+
+
+def order_agent(name: str) -> GreedyAgent:
+    """The heuristic called ``name`` (:data:`ORDERS`), whose ``preferences`` order the moves.
+
+    Its order decides which move the search tries first (and so its ties), and the network
+    alone plays its favourite among the moves rated alike. A network trained on one order's
+    search records it in its metadata (``order``; ``"greedy"`` if absent, the first networks').
+
+    Raises:
+        PyramidError: ``name`` is none of :data:`ORDERS`.
+    """
+    if name not in ORDERS:
+        raise PyramidError(f"order {name!r} is not one of {', '.join(ORDERS)}")
+    return ORDERS[name]()
 
 
 def q_and_value(net: MLPPolicy, obs: np.ndarray) -> tuple[np.ndarray, float]:
@@ -82,7 +100,9 @@ class ExpitSearchAgent:
     move and the network's ``top_k`` best, on ``samples`` orders of the unseen cards; if another
     move then beats greedy's, or the network rates another move ``margin`` above it, the
     decision is contested and the search looks (again) with ``more`` orders. Once
-    nothing is hidden, the solver's line.
+    nothing is hidden, the solver's line. "Greedy" here is the heuristic the network was
+    trained with (its metadata's ``order``, :func:`order_agent`): ``greedy`` or
+    ``greedy-careful``.
 
     Args:
         net: an :class:`MLPPolicy` with a value head, trained on ``obs_mode="counts"``
@@ -117,7 +137,7 @@ class ExpitSearchAgent:
         self.samples, self.more, self.budget, self.top_k = samples, more, budget, top_k
         self.margin, self.hopeless = margin, hopeless
         self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
-        self.greedy = GreedyAgent()
+        self.greedy = order_agent(net.meta.get("order", "greedy"))
         self.line = _Line(None)
 
     @staticmethod
@@ -152,8 +172,9 @@ class ExpitPolicyAgent:
     """An expert-iteration network alone: no search, no solver; numpy only.
 
     Plays greedy's favourite among the legal moves the network's Q head rates within ``delta``
-    of the best (:func:`favourite`; on ``obs_mode="counts"``). Honest: the network reads the
-    observation, and greedy only what a player knows.
+    of the best (:func:`favourite`; on ``obs_mode="counts"``); "greedy" is the heuristic the
+    network was trained with (its metadata's ``order``, :func:`order_agent`). Honest: the
+    network reads the observation, and the heuristic only what a player knows.
 
     Args:
         net: an :class:`MLPPolicy` written by ``experiments/train_expit.py``.
@@ -168,7 +189,7 @@ class ExpitPolicyAgent:
         self.net, self.name = net, name
         self.delta = net.meta.get("delta", 0.2) if delta is None else delta
         self.env_kwargs = {"obs_mode": net.meta.get("obs_mode", "counts")}
-        self.greedy = GreedyAgent()
+        self.greedy = order_agent(net.meta.get("order", "greedy"))
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The network's favourite legal move."""
@@ -200,6 +221,7 @@ def record_games(
     top_k: int = 0,
     learner: float = 0.0,
     max_steps: int = 1000,
+    order: str = "greedy",
 ) -> list[dict[str, Any]]:
     """Expert iteration's self-play: the guided search plays ``deals``, every decision kept.
 
@@ -226,6 +248,8 @@ def record_games(
             way): as in DAgger, the network then learns in the positions its own play leads
             to, not only in the search's.
         max_steps: the env's step limit.
+        order: the heuristic whose order of the moves the search follows (:func:`order_agent`):
+            it examines that order's favourite first, and ties go to the earlier move.
 
     Returns:
         Per deal: ``actions`` played; ``q`` (per step, ``[move, share]`` for each move examined:
@@ -239,7 +263,7 @@ def record_games(
     from pyramid_env.env import PyramidEnv
 
     policy = _load_net(net)
-    greedy = GreedyAgent()
+    greedy = order_agent(order)
     env = PyramidEnv(rules, obs_mode="counts", max_steps=max_steps)
     out = []
     for n in deals:
@@ -293,11 +317,13 @@ def record_games(
 
 
 __all__ = [
+    "ORDERS",
     "ExpitPolicyAgent",
     "ExpitSearchAgent",
     "SearchResult",
     "candidates",
     "favourite",
+    "order_agent",
     "q_and_value",
     "record_games",
     "search",

@@ -5,7 +5,8 @@
 On deals it never trained on (``--seeds``, val by default):
 
 1. **Agreement**: the search that made the training data (``record_games`` without a network:
-   every move examined, greedy's order on ties) plays the deals; at each of its decisions the
+   every move examined, ties to the order the network was trained with, ``greedy`` or
+   ``greedy-careful``: "greedy" below) plays the deals; at each of its decisions the
    network's favourite is compared with the search's move, apart while cards are hidden and
    once the whole stock is known.
 2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
@@ -70,18 +71,20 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = p.parse_args(argv)
     deals = list(seed_set(args.seeds))
     rows = []
-    games: dict[str, list] = {}
+    games: dict[tuple[str, str], list] = {}  # per (rules, order): the search's games
     for path in args.nets:
         net = MLPPolicy.load(path)
         agent = ExpitPolicyAgent(net)
         rules = get_rules(net.meta["rules"])
-        if rules.name not in games:
-            games[rules.name] = record_games(deals, rules, None, args.samples, 30_000, seed=7)
+        order = net.meta.get("order", "greedy")  # the heuristic its search followed
+        if (rules.name, order) not in games:
+            games[rules.name, order] = record_games(deals, rules, None, args.samples, 30_000,
+                                                    seed=7, order=order)  # fmt: skip
         env = PyramidEnv(rules, obs_mode="counts")
         agree = {"hidden": [0, 0], "known": [0, 0]}
         gaps: list[float] = []  # per hidden searched decision: the network's best Q - greedy's
         departs: list[tuple[str, float]] = []  # (blunder or marginal, gap) where the search left
-        for n, game in zip(deals, games[rules.name], strict=True):
+        for n, game in zip(deals, games[rules.name, order], strict=True):
             obs, _ = env.reset(options={"deal": n})
             for action, value, q in zip(game["actions"], game["values"], game["q"], strict=True):
                 if value:  # a searched decision with a winnable sample: the search's move

@@ -7,13 +7,16 @@
 Under limited passes a game has two phases. While stock cards are unseen (the first pass) a
 player decides under hidden information; once every live stock card has been seen, nothing
 is hidden and the rest is a deterministic puzzle, which the exact solver plays perfectly. An
-honest agent can be split at that point. This script plays four honest agents built from two
-parts each, greedy or a determinized search (``pimc``) while cards are hidden, then greedy or
-the solver's line once all is seen:
+honest agent can be split at that point. This script plays honest agents built from two
+parts each, greedy (or ``greedy-careful``) or a determinized search (``pimc``) while cards
+are hidden, then greedy (or ``greedy-careful``) or the solver's line once all is seen:
 
 - ``greedy`` (greedy / greedy) and ``pimc`` (pimc / solver): the shipped agents;
 - ``greedy, then solver``: greedy's first pass, perfect play after it;
 - ``pimc, then greedy``: the search's first pass, greedy after it;
+- the same three splits with ``greedy-careful`` (greedy that never makes a move two tests
+  without search show loses) in greedy's place: ``greedy-careful``, ``greedy-careful, then
+  solver``, ``pimc, then careful``;
 - with ``--then NAME ...``, ``greedy, then NAME`` for each agent named (a policy network, say):
   how well it plays the fully known endgame after greedy's first pass, against the solver's
   ``greedy, then solver``.
@@ -38,7 +41,14 @@ ROOT = Path(__file__).parents[1]
 if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
     sys.path.insert(0, str(ROOT))
 
-from pyramid_env.agents import Agent, GreedyAgent, PimcAgent, Turn, make_agent  # noqa: E402
+from pyramid_env.agents import (  # noqa: E402
+    Agent,
+    CarefulAgent,
+    GreedyAgent,
+    PimcAgent,
+    Turn,
+    make_agent,
+)
 from pyramid_env.agents.honest import _Line, all_seen  # noqa: E402
 from pyramid_env.benchmark import machine  # noqa: E402
 from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
@@ -80,7 +90,7 @@ class PhaseSplit:
 
 
 def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:
-    """The four combinations, then greedy's first pass with each agent named in ``then``.
+    """The combinations, then greedy's first pass with each agent named in ``then``.
 
     ``pimc`` plays with ``samples`` orders per decision.
     """
@@ -89,6 +99,9 @@ def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:
         PhaseSplit(GreedyAgent(), "solver", "greedy, then solver"),
         PhaseSplit(PimcAgent(samples=samples), GreedyAgent(), f"pimc-{samples}, then greedy"),
         PhaseSplit(PimcAgent(samples=samples), "solver", f"pimc-{samples}"),
+        PhaseSplit(CarefulAgent(), CarefulAgent(), "greedy-careful"),
+        PhaseSplit(CarefulAgent(), "solver", "greedy-careful, then solver"),
+        PhaseSplit(PimcAgent(samples=samples), CarefulAgent(), f"pimc-{samples}, then careful"),
     ]
     return rows + [
         PhaseSplit(GreedyAgent(), make_agent(n), f"greedy, then {n}") for n in then or []

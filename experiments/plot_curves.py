@@ -37,7 +37,7 @@ def load(path: Path) -> tuple[str, str, str, list[tuple[int, float]]]:
 
 def reference_lines(ax: plt.Axes, rules: str, seeds: str, names: list[str]) -> None:
     """Dashed lines of the named agents' win rates on the same val deals, evaluated here."""
-    for name, style in zip(names, ("--", ":", "-."), strict=False):
+    for name, style in zip(names, ("--", (0, (5, 1, 1, 1)), ":", "-."), strict=False):
         rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
         ax.axhline(100 * rate, ls=style, color="grey")
         ax.text(0.01, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey",

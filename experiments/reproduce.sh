@@ -21,7 +21,7 @@ python experiments/train_bc.py --config configs/bc_msc.toml --ship bc-msc --ship
 python experiments/train_value.py --config configs/value_relaxed.toml --out runs/value-relaxed \
     --ship value-relaxed
 
-# Expert iteration (about 35 min for msc and 30 for two-pass on 2 cores): the network alone and
+# Expert iteration (about 12 min for msc and 15 for two-pass on 2 cores): the network alone and
 # the network-guided search per rule set, their curves, and where the network goes wrong.
 python experiments/train_expit.py --config configs/expit_msc.toml --ship expit-msc \
     --ship-search expit-search-msc
@@ -31,6 +31,10 @@ python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ --ou
 python experiments/expit_errors.py agents/trained/expit-msc.npz agents/trained/expit-two-pass.npz --seeds "val[:100]"
 # Why the guided search is not cheaper than pimc: how the solver's verdicts share pimc's CPU.
 python experiments/bench_search.py --rules msc two-pass --seeds "val[:100]" --samples 32 --profile
+# Where greedy, greedy-careful and the networks lose winnable deals: by phase, and whether the
+# pyramid (which greedy-careful's tests see) or the stock's order decides it.
+python experiments/fatal_moves.py --rules msc --agents greedy greedy-careful expit-msc --seeds "val[:500]" --out results/fatal_moves/msc
+python experiments/fatal_moves.py --rules two-pass --agents greedy greedy-careful expit-two-pass --seeds "val[:500]" --out results/fatal_moves/two-pass
 # Which phase a player loses in (hidden first pass, known endgame), and the networks' endgame.
 python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
 python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks

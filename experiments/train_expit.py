@@ -12,11 +12,12 @@ Each round:
    ``rounds.deals``), on ``workers`` processes. It samples the unseen cards (``search.samples``
    orders per decision) and counts, for each move it examines, the samples the solver can
    still win after it: every legal move in round 0, the network's ``search.top_k`` best after
-   (0: all). Ties go to the greedy agent's order. From round 1 the network's own favourite is
-   played instead with chance ``search.learner`` (DAgger's remedy for a learner that strays
-   where its teacher never goes). Once the whole stock has been seen the same search runs on
-   the one deal left. Each decision keeps every examined move's share of winnable samples
-   (the Q head's targets) and the position's share (the value head's).
+   (0: all). Ties go to the order of ``search.order``, a heuristic (``greedy``, the default, or
+   ``greedy-careful``), which the network alone also starts from. From round 1 the network's
+   own favourite is played instead with chance ``search.learner`` (DAgger's remedy for a
+   learner that strays where its teacher never goes). Once the whole stock has been seen the
+   same search runs on the one deal left. Each decision keeps every examined move's share of
+   winnable samples (the Q head's targets) and the position's share (the value head's).
 2. **Learn**: one network, ``net.hidden`` ReLU layers and two heads (327 move outputs, one
    position output), on the ``"counts"`` observation (what a player sees, plus how many cards
    of each rank are unseen and the recycles left). Loss: binary cross-entropy of each counted
@@ -63,7 +64,12 @@ if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the pa
 
 from experiments.toml_config import read_config  # noqa: E402
 from pyramid_env.agents import MLPPolicy  # noqa: E402
-from pyramid_env.agents.expit import ExpitPolicyAgent, ExpitSearchAgent, record_games  # noqa: E402
+from pyramid_env.agents.expit import (  # noqa: E402
+    ExpitPolicyAgent,
+    ExpitSearchAgent,
+    order_agent,
+    record_games,
+)
 from pyramid_env.benchmark import machine  # noqa: E402
 from pyramid_env.engine.moves import NUM_MOVES  # noqa: E402
 from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
@@ -298,8 +304,11 @@ def train_rounds(
                             weight_decay=cfg["train"].get("weight_decay", 0.0))  # fmt: skip
     rng = np.random.default_rng(cfg["seed"])
     data = Data()
+    order = cfg["search"].get("order", "greedy")
+    order_agent(order)  # an unknown name stops here, before any work
     meta = {"algo": "ExIt", "kind": "expit", "rules": rules.name, "seed": cfg["seed"],
-            "run": run_name, "heads": "q,value", "delta": cfg["policy"]["delta"]}  # fmt: skip
+            "run": run_name, "heads": "q,value", "delta": cfg["policy"]["delta"],
+            "order": order}  # fmt: skip
     rows: list[dict[str, Any]] = []
     net_path: Path | None = None
     used, search_cpu = 0, 0.0
@@ -317,6 +326,7 @@ def train_rounds(
             round_=r,
             top_k=cfg["search"].get("top_k", 0),
             learner=cfg["search"].get("learner", 0.0),
+            order=order,
         )
         t0 = time.time()
         games = sweep(play, deals, workers=workers, chunk_size=25, progress=f"round {r}")

@@ -246,6 +246,138 @@ def class_short(pyr: int, r: int, count_r: int, count_q: int, prank: Any, slots_
     return False
 
 
+def pair_matching(pyr: int, r: int, slots_of: Any, need: Any) -> int:
+    """The most disjoint pairs of pyramid cards of ranks ``r`` and ``13 - r`` that can ever meet.
+
+    Two pyramid cards can be removed together only if neither lies under the other (or, with
+    a covering pair, one covers the other directly): ``need[i]`` holds the slots of partner
+    rank that slot ``i`` can ever go with. The answer is a maximum matching of that graph,
+    by König's formula: the ``r`` cards, less the largest deficiency ``|X| - |N(X)|`` over the
+    sets ``X`` of ``r`` cards (``N(X)``: the partner cards some card of ``X`` can meet). At
+    most four cards a side, so at most fifteen sets: loops over bits, no recursion, so the
+    compiled kernel could run it as it is.
+    """
+    a, b = pyr & slots_of[r], pyr & slots_of[TARGET - r]
+    worst = 0
+    sub = a
+    while sub:  # every non-empty set of the r cards
+        reach = 0
+        size = 0
+        m = sub
+        while m:
+            i = (m & -m).bit_length() - 1
+            m &= m - 1
+            reach |= need[i]
+            size += 1
+        short = size - (reach & b).bit_count()
+        if short > worst:
+            worst = short
+        sub = (sub - 1) & a
+    return a.bit_count() - worst
+
+
+def class_unmatched(pyr: int, r: int, count_r: int, count_q: int, slots_of: Any,
+                    need: Any) -> bool:  # fmt: skip
+    """The rank class ``{r, 13 - r}`` can never be cleared: its cards cannot all find partners.
+
+    Each pyramid card of the class leaves with a partner: a pyramid card it can meet, or a
+    live stock card of the partner rank (``count_r``, ``count_q``: those of rank ``r`` and
+    ``13 - r``, or those still reachable; any of them can be brought into play at some
+    moment, a relaxation). So with ``M`` the most pyramid pairs that can ever meet
+    (:func:`pair_matching`), the ``r`` cards left unpaired need ``pr - M <= count_q`` stock
+    partners, and the ``13 - r`` cards ``pq - M <= count_r``. Sound under every rule set,
+    and stronger than :func:`class_short` (true wherever that is, and more often), which
+    counts partners without asking which of them can meet. Four Aces and two Queens in the
+    pyramid, two Queens in the stock, and each pyramid Queen covering (through the cards
+    between) the same two Aces: those two Aces can have only the stock Queens, so the pyramid
+    Queens need the other two Aces, and a stock Queen spent on one of those loses the deal,
+    although every count still adds up.
+    """
+    q = TARGET - r
+    pr, pq = (pyr & slots_of[r]).bit_count(), (pyr & slots_of[q]).bit_count()
+    req = pr - count_q
+    if pq - count_r > req:
+        req = pq - count_r
+    if req <= 0:
+        return False  # the stock alone can partner every card left unpaired
+    if req > pr or req > pq:
+        return True  # more pairs needed than one side has cards: short by count
+    return pair_matching(pyr, r, slots_of, need) < req
+
+
+def removal_cycle(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, below: Any,
+                  cover: Any, covering: int) -> bool:  # fmt: skip
+    """Some pyramid card would have to be removed before itself: the deal is lost.
+
+    Works out, for each pyramid card ``x``, cards that must be gone before ``x`` goes (as a
+    mask, ``first[x]``) from two facts true in every winning line:
+
+    - the cards that cover ``x`` (``below[x]``, through the cards between) go before it, but
+      where a covering pair is allowed (``covering``), a direct coverer that partners ``x``
+      (in ``cover[x]`` and ``need[x]``) may go with it;
+    - a card that must go with a pyramid partner goes with one it can meet (``need[x]``), so
+      whatever must go before *every* such partner goes before ``x`` too. A card must, when
+      the stock has no partner left for it: each stock card of the partner rank is spoken
+      for by a pyramid card of ``x``'s rank with no pyramid partner at all.
+
+    and closes them under "before a card that goes before ``x``". Then ``x`` in ``first[x]``
+    is a contradiction. Four cards, say: a Queen whose only Ace lies under an 8, and that 8's
+    only 5s under the Queen, with the stock out of Aces and 5s: the 8 goes before the Ace,
+    the Queen with the Ace, the 5s after the Queen, and the 8 with a 5. A relaxation like
+    :func:`class_unmatched` (any live stock card of the rank can be had at any moment,
+    ``counts[r]``: live or reachable stock cards of rank ``r``), so sound under every rule
+    set; it sees what the matching cannot, an order of removals across rank classes.
+    """
+    first = [0] * PYRAMID_BITS
+    forced = 0  # cards that can go only with a pyramid partner
+    m = pyr
+    while m:
+        x = (m & -m).bit_length() - 1
+        m &= m - 1
+        first[x] = below[x] & pyr
+        if covering:
+            first[x] &= ~(cover[x] & need[x])
+        r = prank[x]
+        if r == KING or not need[x] & pyr:
+            continue
+        spoken = 0  # cards of x's rank with no pyramid partner: they take stock partners
+        k = pyr & slots_of[r]
+        while k:
+            i = (k & -k).bit_length() - 1
+            k &= k - 1
+            if not need[i] & pyr:
+                spoken += 1
+        if counts[TARGET - r] <= spoken:
+            forced |= 1 << x
+    changed = True
+    while changed:
+        changed = False
+        m = pyr
+        while m:
+            x = (m & -m).bit_length() - 1
+            m &= m - 1
+            new = first[x]
+            if forced >> x & 1:
+                common = pyr
+                o = need[x] & pyr
+                while o:
+                    y = (o & -o).bit_length() - 1
+                    o &= o - 1
+                    common &= first[y]
+                new |= common
+            w = new
+            while w:
+                i = (w & -w).bit_length() - 1
+                w &= w - 1
+                new |= first[i]
+            if new != first[x]:
+                first[x] = new
+                changed = True
+                if new >> x & 1:
+                    return True
+    return False
+
+
 def stock_stranded(pyr: int, counts: Any, slots_of: Any, k: Knobs) -> bool:
     """A live stock card can never be removed: its rank outnumbers the pyramid partners left.
 
@@ -316,6 +448,7 @@ def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
 
 PRIMITIVES = (
     tops, face_up, advance, can_recycle, is_won, key, unkey, nothing_can_help, reachable,
-    class_short, stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
+    class_short, pair_matching, class_unmatched, removal_cycle, stock_stranded, removals_needed,
+    stock_ranks_needed, draws_needed,
 )  # fmt: skip
 """Every function above: the kernel registers each for compilation."""

@@ -13,7 +13,7 @@ import time
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
-from pyramid_env.engine.layout import COVERED_BY, SLOTS
+from pyramid_env.engine.layout import BELOW_MASK, COVER_MASK, COVERED_BY, SLOTS
 from pyramid_env.engine.moves import MOVES
 
 
@@ -60,6 +60,7 @@ class DealTables:
         for i, c in enumerate(cards[SLOTS:]):
             self.stock_of[RANK[c]] |= 1 << i
         self._stock_needed: dict[int, int] = {}
+        self._covering = int(s.rules.covering_pair)
         partners = _PARTNERS[s.rules.covering_pair]
         self.need = tuple(
             partners[i] & self.slots_of[TARGET - self.prank[i]] if self.prank[i] != KING else 0
@@ -90,6 +91,34 @@ class DealTables:
         """
         q = TARGET - r
         return P.class_short(pyr, r, counts[r], counts[q], self.prank, self.slots_of, self.need)
+
+    def unmatched(self, pyr: int, counts: list[int]) -> bool:
+        """Some rank class can never be cleared: not all its cards can get partners they meet.
+
+        :func:`~pyramid_env.engine.primitives.class_unmatched` for each class. Stronger than
+        :meth:`cannot_clear`, and sound too. ``counts[r]``: live (or reachable) stock cards
+        of rank ``r``.
+        """
+        slots_of, need = self.slots_of, self.need
+        return any(
+            P.class_unmatched(pyr, r, counts[r], counts[TARGET - r], slots_of, need)
+            for r in range(1, 7)
+        )
+
+    def doomed(self, pyr: int, counts: list[int]) -> bool:
+        """Lost for sure by a test without search: no matching, or a cycle of removals.
+
+        :meth:`unmatched`, or an order of removals that would need some card gone before
+        itself (:func:`~pyramid_env.engine.primitives.removal_cycle`). Both read only the
+        pyramid and the live stock cards per rank, so a player can run them on every move
+        (:class:`~pyramid_env.agents.baselines.CarefulAgent`). The solver prunes with the
+        weaker :meth:`cannot_clear`: its free-stock search finds these positions lost at once
+        anyway (the matching test, tried in its place, took no time off the verdicts).
+        """
+        if self.unmatched(pyr, counts):
+            return True
+        return P.removal_cycle(pyr, counts, self.prank, self.slots_of, self.need, BELOW_MASK,
+                               COVER_MASK, self._covering)  # fmt: skip
 
     def reachable(self, s: st.State) -> int:
         """Live stock cards that can still be played (:func:`~pyramid_env.engine.primitives.reachable`)."""  # noqa: E501

@@ -8,9 +8,12 @@ from pyramid_env.agents import BASELINES, ORACLES, MLPPolicy, PolicyAgent, Turn,
 from pyramid_env.agents.oracle import SolverAgent
 from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.notation import format_move
 from pyramid_env.engine.state import State, apply, legal_ids
 from pyramid_env.env.observation import ONEHOT_SIZE
 from pyramid_env.seeds import labels
+from pyramid_env.solver.tables import DealTables
+from tests.conftest import fixture_board
 
 AGENTS = [*BASELINES, *ORACLES]
 
@@ -96,6 +99,47 @@ def test_solver_agent_resolves_from_a_position_off_its_line():
     game.undo()  # the position changes under the agent: it must solve again, not replay
     second = agent.act(Turn.from_state(game.state), np.random.default_rng(0))
     assert second in legal_ids(game.state) and first in range(327)
+
+
+def test_careful_agent_plays_greedy_unless_greedys_move_is_doomed():
+    """It plays greedy's move unless the tests call the position after it lost, and then a
+    move they do not, if there is one."""
+    careful, greedy = make_agent("greedy-careful"), make_agent("greedy")
+    overruled = 0
+    for rules in ("msc", "relaxed"):
+        for n in range(2000, 2030):
+            s = State(deal(n), rules)
+            tables = DealTables(s)
+            for _ in range(200):
+                if not (legal := legal_ids(s)):
+                    break
+                turn = Turn(s, legal, s.left)
+                move, first = careful.act(turn, None), greedy.act(turn, None)
+
+                def doomed(a, s=s, tables=tables):
+                    after = s.child(MOVES[a])
+                    return tables.doomed(after.pyr, tables.stock_counts(tables.reachable(after)))
+
+                if not doomed(first):
+                    assert move == first
+                else:
+                    overruled += 1
+                    assert not doomed(move) or all(doomed(a) for a in legal)
+                apply(s, MOVES[move])
+    assert overruled > 10
+
+
+def test_careful_agent_keeps_the_queen_greedy_spends():
+    s = fixture_board("msc_aces_queens.txt", "msc")
+    turn = Turn(s, legal_ids(s), s.left)
+    assert format_move(s, MOVES[make_agent("greedy").act(turn, None)]) == "Ah+Qd"
+    assert format_move(s, MOVES[make_agent("greedy-careful").act(turn, None)]) != "Ah+Qd"
+
+
+def test_careful_agent_beats_greedy_on_val():
+    for rules in ("msc", "relaxed"):
+        greedy = evaluate("greedy", rules, "val[:200]").summary()["wins"]
+        assert evaluate("greedy-careful", rules, "val[:200]").summary()["wins"] > greedy + 10
 
 
 def test_greedy_agent_beats_the_naive_ones_on_val():

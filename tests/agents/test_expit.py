@@ -12,6 +12,7 @@ import pytest
 
 from pyramid_env import deal
 from pyramid_env.agents import (
+    CarefulAgent,
     ExpitPolicyAgent,
     ExpitSearchAgent,
     GreedyAgent,
@@ -19,9 +20,10 @@ from pyramid_env.agents import (
     Turn,
     make_agent,
 )
-from pyramid_env.agents.expit import record_games, search
+from pyramid_env.agents.expit import order_agent, record_games, search
 from pyramid_env.agents.honest import determinize, unseen
 from pyramid_env.engine.cards import RANK
+from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES, NUM_MOVES
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
@@ -263,6 +265,37 @@ def test_policy_agent_breaks_the_networks_ties_in_greedys_order():
             if term or trunc:
                 break
     assert differ > 0
+
+
+def test_the_order_a_network_was_trained_with_is_the_one_it_plays_with():
+    """A network records the heuristic whose order its search followed (``order``); both its
+    agents break ties in that order, and a silent network plays that heuristic's move. An
+    unknown order is refused, naming the known ones."""
+    net = tiny_net(3, scale=0.0)
+    careful = MLPPolicy(net.layers, "relu", net.meta | {"order": "greedy-careful"})
+    assert type(ExpitPolicyAgent(careful).greedy) is CarefulAgent
+    assert type(ExpitSearchAgent(careful).greedy) is CarefulAgent
+    assert type(ExpitPolicyAgent(net).greedy) is GreedyAgent  # the first networks': no key
+    env = PyramidEnv("msc", obs_mode="counts")
+    differ = 0
+    for n in range(2000, 2010):
+        obs, _ = env.reset(options={"deal": n})
+        for _ in range(60):
+            if not (legal := env.legal_actions()):
+                break
+            turn = Turn(env.state, legal, env.known_stock(), obs)
+            move = ExpitPolicyAgent(careful).act(turn, None)
+            assert move == CarefulAgent().act(turn, None)
+            differ += move != GreedyAgent().act(turn, None)
+            obs, _, term, trunc, _ = env.step(move)
+            if term or trunc:
+                break
+    assert differ > 0
+    with pytest.raises(PyramidError, match="order 'greedier' is not one of greedy, greedy-c"):
+        order_agent("greedier")
+    (game,) = record_games([2000], get_rules("msc"), None, 2, 5_000, seed=3,
+                           order="greedy-careful")  # fmt: skip
+    assert game["actions"]
 
 
 def test_shipped_search_file_becomes_the_search_agent(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 
 from experiments import phase_split
 from pyramid_env import evaluate
-from pyramid_env.agents import GreedyAgent, PimcAgent, ScoutAgent, Turn
+from pyramid_env.agents import CarefulAgent, GreedyAgent, PimcAgent, ScoutAgent, Turn
 from pyramid_env.agents.honest import determinize, unseen
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
@@ -19,8 +19,10 @@ def test_greedy_then_greedy_is_greedy_and_the_table_is_written(tmp_path):
     assert [r["agent"] for r in rows] == [a.name for a in phase_split.agents(4)]
     greedy = evaluate(GreedyAgent(), "msc", "val[:4]").summary()
     assert rows[0]["wins"] == greedy["wins"]
+    careful = evaluate(CarefulAgent(), "msc", "val[:4]").summary()
+    assert rows[4]["agent"] == "greedy-careful" and rows[4]["wins"] == careful["wins"]
     with open(tmp_path / "phase_split.csv") as f:
-        assert len(list(csv.DictReader(f))) == 4
+        assert len(list(csv.DictReader(f))) == 7
 
 
 def test_an_agent_named_plays_the_known_phase_with_its_own_observation(tmp_path):

@@ -1,0 +1,134 @@
+"""Where an agent loses a winnable deal: its first fatal move, by phase and by what it spoils.
+
+    python experiments/fatal_moves.py --rules msc --agents greedy greedy-careful --seeds "val[:500]"
+
+For each agent and each deal of ``--seeds`` the solver can win, the agent plays until its
+first move after which the solver can no longer win (the solver is clairvoyant: it is the
+judge here, for the analysis only; the agents play as they always do). That move is counted
+by:
+
+- **phase**: ``hidden`` (some live stock card not yet seen) or ``known``;
+- **kind**: a draw or recycle, a removal of pyramid cards only, or one that uses a stock or
+  waste card;
+- **what it spoils**: ``pyramid`` if the position after it is lost even with a free stock
+  (any live stock card of a rank to be had at any moment: the pyramid and the count of each
+  rank decide, so a player sees it without the stock order), else ``order`` (lost only
+  through where the stock cards lie and when they come).
+
+A ``pyramid`` loss is one that a test on the pyramid and the counts could have warned of: how
+many of them an agent makes says how much its play can gain from such tests (greedy-careful's
+two tests are of that kind); ``order`` losses need the stock order, so search, or, while cards
+are hidden, a guess at it. Prints one table (Markdown) and writes ``fatal_moves.csv`` to
+``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
+
+from pyramid_env.agents import Agent, Turn, make_agent  # noqa: E402
+from pyramid_env.agents.honest import all_seen  # noqa: E402
+from pyramid_env.benchmark import machine  # noqa: E402
+from pyramid_env.engine.moves import MOVES  # noqa: E402
+from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
+from pyramid_env.engine.state import State  # noqa: E402
+from pyramid_env.env import PyramidEnv  # noqa: E402
+from pyramid_env.seeds import seed_set  # noqa: E402
+from pyramid_env.solver import DealTables, winning_line  # noqa: E402
+from pyramid_env.solver.free_stock import FreeStock  # noqa: E402
+from pyramid_env.solver.tables import Limit  # noqa: E402
+
+
+def spoils(s: State) -> str:
+    """``"pyramid"`` if ``s`` is lost even with a free stock, else ``"order"``."""
+    tables = DealTables(s)
+    counts = tables.stock_counts(tables.reachable(s))
+    free = FreeStock(s, tables, Limit(None, None))
+    return "order" if free.wins(s.pyr, counts) else "pyramid"
+
+
+def kind(action: int) -> str:
+    """``draw`` (or recycle), ``pyramid`` (pyramid cards only) or ``stock`` (a stock card used)."""
+    move = MOVES[action]
+    if action <= 1:
+        return "draw"
+    return "stock" if any(p >= 28 for p in move.places) else "pyramid"
+
+
+def first_fatal(agent: Agent, rules: Rules, n: int) -> dict | None:
+    """The first move after which deal ``n`` is lost (``None``: won, or lost at the deal)."""
+    env = PyramidEnv(rules, **getattr(agent, "env_kwargs", {}))
+    obs, _ = env.reset(options={"deal": n})
+    if winning_line(env.state) is None:
+        return None
+    rng = np.random.default_rng([0, n])
+    done = False
+    while not done and (legal := env.legal_actions()):
+        s, known = env.state, env.known_stock()
+        hidden = not all_seen(s, known)
+        action = agent.act(Turn(s, legal, known, obs), rng)
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        if not info["won"] and winning_line(env.state) is None:
+            return {
+                "phase": "hidden" if hidden else "known",
+                "kind": kind(action),
+                "spoils": spoils(env.state),
+            }
+    return None if info["won"] else {"phase": "end", "kind": "none", "spoils": "none"}
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rules", default="msc")
+    p.add_argument("--agents", nargs="+", default=["greedy", "greedy-careful"])
+    p.add_argument("--seeds", default="val[:500]")
+    p.add_argument("--out", type=Path, default=ROOT / "results" / "fatal_moves")
+    args = p.parse_args(argv)
+    rules = get_rules(args.rules)
+    deals = list(seed_set(args.seeds))
+    rows = []
+    for name in args.agents:
+        agent = make_agent(name)
+        counts: Counter = Counter()
+        for n in deals:
+            fatal = first_fatal(agent, rules, n)
+            if fatal is not None:
+                counts[(fatal["phase"], fatal["spoils"])] += 1
+                counts[("all", fatal["kind"])] += 1
+        row = {"rules": rules.name, "seeds": args.seeds, "agent": name}
+        for phase in ("hidden", "known"):
+            for what in ("pyramid", "order"):
+                row[f"{phase}_{what}"] = counts[(phase, what)]
+        row["lost_winnable"] = sum(row[k] for k in list(row)[3:]) + counts[("end", "none")]
+        row.update({f"by_{k}": counts[("all", k)] for k in ("draw", "pyramid", "stock")})
+        rows.append(row)
+        print(row, flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "fatal_moves.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"\n{machine()}\n")
+    print("| agent | winnable deals lost | hidden: pyramid | hidden: order | known: pyramid "
+          "| known: order | a draw | pyramid cards | a stock card |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['agent']} | {r['lost_winnable']} | {r['hidden_pyramid']} | "
+              f"{r['hidden_order']} | {r['known_pyramid']} | {r['known_order']} | "
+              f"{r['by_draw']} | {r['by_pyramid']} | {r['by_stock']} |")  # fmt: skip
+    return rows
+
+
+if __name__ == "__main__":
+    main()
