@@ -11,7 +11,8 @@ On deals it never trained on (``--seeds``, val by default):
    once the whole stock is known.
 2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
    first move after which it no longer can (the solver, clairvoyant, is the judge here, for
-   the analysis only) is counted by phase and kind (draw or removal).
+   the analysis only; :func:`experiments.fatal_moves.first_fatal`) is counted by phase and
+   kind (draw or removal).
 3. **Where the search parts from greedy**, from the same games: at each decision while cards
    are hidden where the search's move is not greedy's, greedy's move is a *blunder* if it keeps
    at most half the samples the position keeps winnable, else *marginal*; and for each
@@ -29,18 +30,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn
-from pyramid_env.agents.expit import q_and_value, record_games
-from pyramid_env.agents.honest import all_seen
-from pyramid_env.engine.rules import get_rules
-from pyramid_env.env import PyramidEnv
-from pyramid_env.seeds import seed_set
-from pyramid_env.solver import Verdict, solve
+ROOT = Path(__file__).parents[1]
+if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
+    sys.path.insert(0, str(ROOT))
+
+from experiments.fatal_moves import first_fatal  # noqa: E402
+from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn  # noqa: E402
+from pyramid_env.agents.expit import q_and_value, record_games  # noqa: E402
+from pyramid_env.agents.honest import all_seen  # noqa: E402
+from pyramid_env.engine.rules import get_rules  # noqa: E402
+from pyramid_env.engine.state import State  # noqa: E402
+from pyramid_env.env import PyramidEnv  # noqa: E402
+from pyramid_env.seeds import seed_set  # noqa: E402
+from pyramid_env.solver import Verdict, solve  # noqa: E402
 
 
 def _favourite(agent: ExpitPolicyAgent, env: PyramidEnv, obs: np.ndarray) -> int:
@@ -104,21 +112,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}
         winnable = won = 0
         for n in deals:
-            obs, _ = env.reset(options={"deal": n})
-            if solve(env.state, check=False).status is not Verdict.WIN:
+            if solve(State(n, rules), check=False).status is not Verdict.WIN:
                 continue
             winnable += 1
-            done = False
-            while not done and env.legal_actions():
-                hidden = not all_seen(env.state, env.known_stock())
-                action = _favourite(agent, env, obs)
-                obs, _, term, trunc, info = env.step(action)
-                done = term or trunc
-                if not info["won"] and solve(env.state, check=False).status is not Verdict.WIN:
-                    kind = "draw" if action <= 1 else "removal"
-                    fatal[f"{'hidden' if hidden else 'known'} {kind}"] += 1
-                    break
-            won += info["won"]
+            first = first_fatal(agent, rules, n)  # None: won
+            won += first is None
+            if first is not None and first["phase"] != "end":
+                kind = "draw" if first["kind"] == "draw" else "removal"
+                fatal[f"{first['phase']} {kind}"] += 1
         row = {
             "net": str(path),
             "seeds": args.seeds,

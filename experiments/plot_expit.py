@@ -32,13 +32,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 from experiments.plot_curves import reference_lines, save  # noqa: E402
 
 
-def load(run: Path) -> tuple[str, str, list[dict[str, float]], dict]:
-    """(rules, val seeds, rows of eval.csv, metrics) of one expert-iteration run folder."""
+def load(run: Path) -> tuple[dict, list[dict[str, float]], dict]:
+    """(config, rows of eval.csv, metrics) of one expert-iteration run folder."""
     cfg = json.loads((run / "config.json").read_text())
     with open(run / "eval.csv") as f:
         rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
     metrics = json.loads((run / "metrics.json").read_text())
-    return cfg["rules"], cfg["eval"]["seeds"], rows, metrics
+    return cfg, rows, metrics
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -49,16 +49,16 @@ def main(argv: list[str] | None = None) -> Path:
                    default=["greedy", "greedy-careful", "pimc", "solver"])  # fmt: skip
     args = p.parse_args(argv)
     runs = [load(run) for run in args.runs]
-    presets = sorted({r[0] for r in runs})
+    presets = sorted({cfg["rules"] for cfg, _, _ in runs})
     fig, axes = plt.subplots(1, len(presets), figsize=(6 * len(presets), 4), squeeze=False)
     for ax, rules in zip(axes[0], presets, strict=True):
-        seeds = next(r[1] for r in runs if r[0] == rules)
+        seeds = next(cfg["eval"]["seeds"] for cfg, _, _ in runs if cfg["rules"] == rules)
         reference_lines(ax, rules, seeds, args.references)
-        for run, (r_rules, _, rows, metrics) in zip(args.runs, runs, strict=True):
-            if r_rules != rules:
+        for cfg, rows, metrics in runs:
+            if cfg["rules"] != rules:
                 continue
             xs = [r["cpu_h"] for r in rows]
-            delta = json.loads((run / "config.json").read_text())["policy"]["delta"]
+            delta = cfg["policy"]["delta"]
             line = ax.plot(xs, [100 * r["val_win_rate"] for r in rows], marker="o",
                            label=f"network alone, delta {delta}")  # fmt: skip
             chosen = max(metrics["policy_delta"], key=lambda d: (d["val_win_rate"], -d["delta"]))

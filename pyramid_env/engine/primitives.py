@@ -329,7 +329,7 @@ def removal_cycle(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, b
     set; it sees what the matching cannot, an order of removals across rank classes.
     """
     first = [0] * PYRAMID_BITS
-    forced = 0  # cards that can go only with a pyramid partner
+    spoken = [0] * (KING + 1)  # per rank: its cards with no pyramid partner take stock ones
     m = pyr
     while m:
         x = (m & -m).bit_length() - 1
@@ -337,17 +337,15 @@ def removal_cycle(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, b
         first[x] = below[x] & pyr
         if covering:
             first[x] &= ~(cover[x] & need[x])
+        if not need[x] & pyr:
+            spoken[prank[x]] += 1
+    forced = 0  # cards that can go only with a pyramid partner
+    m = pyr & ~slots_of[KING]
+    while m:
+        x = (m & -m).bit_length() - 1
+        m &= m - 1
         r = prank[x]
-        if r == KING or not need[x] & pyr:
-            continue
-        spoken = 0  # cards of x's rank with no pyramid partner: they take stock partners
-        k = pyr & slots_of[r]
-        while k:
-            i = (k & -k).bit_length() - 1
-            k &= k - 1
-            if not need[i] & pyr:
-                spoken += 1
-        if counts[TARGET - r] <= spoken:
+        if need[x] & pyr and counts[TARGET - r] <= spoken[r]:
             forced |= 1 << x
     changed = True
     while changed:

@@ -60,7 +60,6 @@ class DealTables:
         for i, c in enumerate(cards[SLOTS:]):
             self.stock_of[RANK[c]] |= 1 << i
         self._stock_needed: dict[int, int] = {}
-        self._covering = int(s.rules.covering_pair)
         partners = _PARTNERS[s.rules.covering_pair]
         self.need = tuple(
             partners[i] & self.slots_of[TARGET - self.prank[i]] if self.prank[i] != KING else 0
@@ -118,7 +117,7 @@ class DealTables:
         if self.unmatched(pyr, counts):
             return True
         return P.removal_cycle(pyr, counts, self.prank, self.slots_of, self.need, BELOW_MASK,
-                               COVER_MASK, self._covering)  # fmt: skip
+                               COVER_MASK, self.knobs.covering_pair)  # fmt: skip
 
     def reachable(self, s: st.State) -> int:
         """Live stock cards that can still be played (:func:`~pyramid_env.engine.primitives.reachable`)."""  # noqa: E501
