@@ -58,7 +58,12 @@ from pyramid_env.engine.errors import PyramidError
 BASELINES: dict[str, type] = {
     cls.name: cls
     for cls in (
-        RandomAgent, RandomRemovalAgent, FirstRemovalAgent, HintAgent, GreedyAgent, CarefulAgent
+        RandomAgent,
+        RandomRemovalAgent,
+        FirstRemovalAgent,
+        HintAgent,
+        GreedyAgent,
+        CarefulAgent,
     )
 }
 ORACLES = ("solver-greedy", "solver")  # clairvoyant: they see the stock order
@@ -162,9 +167,7 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     if name in _manifest():  # a shipped agent: open this one file, checked, not every one
         return _trained(load_shipped(name), name, **kwargs)
     known = [*BASELINES, *SEARCH, *ORACLES, *shipped()]
-    raise PyramidError(
-        f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz"
-    )
+    raise PyramidError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
 
 
 def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:

@@ -22,8 +22,17 @@ On deals it never trained on (``--seeds``, val by default):
    A blunder shows in at least half the samples, so a few samples find it; a marginal
    departure only in a few of many, which is what a cue from the network would have to
    point at.
+4. **What the rest of the curve is worth** (``--recheck N``): each of those hidden decisions
+   searched again with ``N`` orders (every move counted, a generator of its own per decision):
+   the decisions where the heuristic's move keeps fewer of them than the best, with the
+   *gain*, the share of the ``N`` orders the best move keeps more (summed over decisions, the
+   deals' worth of winnable orders a search that finds them adds along these games); split
+   into *large* gains (at least ``LARGE`` of the orders: what a first look with a few samples
+   finds) and *small*; and per margin, the small departures and the gain the network's cue
+   flags, with how well its gap ranks the small departures above the decisions without one
+   (the area under the ROC curve: 0.5 is chance, 1 a perfect cue).
 
-Prints one JSON line per network.
+Prints one JSON line per network (and with ``--out``, writes each to that file as it finishes).
 """
 
 from __future__ import annotations
@@ -42,8 +51,8 @@ if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the pa
 
 from experiments.fatal_moves import first_fatal  # noqa: E402
 from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn  # noqa: E402
-from pyramid_env.agents.expit import q_and_value, record_games  # noqa: E402
-from pyramid_env.agents.honest import all_seen  # noqa: E402
+from pyramid_env.agents.expit import order_agent, q_and_value, record_games  # noqa: E402
+from pyramid_env.agents.honest import all_seen, search  # noqa: E402
 from pyramid_env.engine.rules import get_rules  # noqa: E402
 from pyramid_env.engine.state import State  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
@@ -70,14 +79,72 @@ def _cue(margin: float, gaps: list[float], departs: list[tuple[str, float]]) -> 
     }
 
 
+LARGE = 0.1
+"""A departure whose gain is at least this share of the orders is *large* (``--recheck``)."""
+
+
+def auc(positives: list[float], negatives: list[float]) -> float | None:
+    """The chance that a random positive scores above a random negative (ties count half)."""
+    if not positives or not negatives:
+        return None
+    pos, neg = np.asarray(positives)[:, None], np.asarray(negatives)[None, :]
+    return float(np.mean((pos > neg) + 0.5 * (pos == neg)))
+
+
+def _recheck(checks: list[tuple[float, float, bool]], margins: list[float]) -> dict[str, Any]:
+    """Departures found with many orders, and what the network's cue catches of them.
+
+    Args:
+        checks: per hidden decision, (the network's gap, the gain, whether the training search
+            departed there too); a gain of 0: the heuristic's move is the best.
+        margins: the cue's margins.
+    """
+    departs = [c for c in checks if c[1] > 0]
+    small = [c for c in departs if c[1] < LARGE]
+
+    def part(group: list[tuple[float, float, bool]]) -> dict[str, Any]:
+        return {
+            "departures": len(group),
+            "gain": round(sum(c[1] for c in group), 3),
+            "found_by_search": sum(c[2] for c in group),
+        }
+
+    cue = []
+    for margin in margins:
+        flagged = [c for c in checks if c[0] >= margin]
+        cue.append(
+            {
+                "margin": margin,
+                "flagged": round(len(flagged) / max(len(checks), 1), 3),
+                "small_caught": sum(c[1] > 0 for c in flagged if c[1] < LARGE),
+                "small_gain_caught": round(sum(c[1] for c in flagged if c[1] < LARGE), 3),
+                "gain_caught": round(sum(c[1] for c in flagged), 3),
+            }
+        )
+    score = auc([c[0] for c in small], [c[0] for c in checks if c[1] == 0])
+    return {
+        "decisions": len(checks),
+        "large": part([c for c in departs if c[1] >= LARGE]),
+        "small": part(small),
+        "cue": cue,
+        "cue_auc_small": None if score is None else round(score, 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("nets", nargs="+", type=Path, help="networks saved by train_expit.py")
     p.add_argument("--seeds", default="val[:100]")
     p.add_argument("--samples", type=int, default=16, help="the search's samples per decision")
     p.add_argument("--margins", nargs="+", type=float, default=[0.05, 0.1, 0.3])
+    p.add_argument("--recheck", type=int, default=0, help="search each hidden decision again "
+                   "with this many orders (0: not)")  # fmt: skip
+    p.add_argument("--out", type=Path, help="a JSON-lines file for the rows (rewritten)")
     args = p.parse_args(argv)
     deals = list(seed_set(args.seeds))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("")
     rows = []
     games: dict[tuple[str, str], list] = {}  # per (rules, order): the search's games
     for path in args.nets:
@@ -92,9 +159,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         agree = {"hidden": [0, 0], "known": [0, 0]}
         gaps: list[float] = []  # per hidden searched decision: the network's best Q - greedy's
         departs: list[tuple[str, float]] = []  # (blunder or marginal, gap) where the search left
+        checks: list[tuple[float, float, bool]] = []  # --recheck: (gap, gain, search departed)
+        heuristic = order_agent(order)
         for n, game in zip(deals, games[rules.name, order], strict=True):
             obs, _ = env.reset(options={"deal": n})
-            for action, value, q in zip(game["actions"], game["values"], game["q"], strict=True):
+            steps = zip(game["actions"], game["values"], game["q"], strict=True)
+            for step, (action, value, q) in enumerate(steps):
                 if value:  # a searched decision with a winnable sample: the search's move
                     hidden = not all_seen(env.state, env.known_stock())
                     phase = "hidden" if hidden else "known"
@@ -108,6 +178,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                         if action != greedy:
                             kind = "blunder" if share <= value / 2 else "marginal"
                             departs.append((kind, gaps[-1]))
+                        if args.recheck:
+                            s, legal = env.state, env.legal_actions()
+                            prefs = heuristic.preferences(Turn(s, legal, env.known_stock(), obs))
+                            rng = np.random.default_rng([11, n, step])
+                            res = search(s, env.known_stock(), prefs, args.recheck, 30_000, rng,
+                                         ties=True)  # fmt: skip
+                            top = max((res.wins[a] for a in res.complete), default=0)
+                            gain = (top - res.wins.get(prefs[0], 0)) / args.recheck
+                            checks.append((gaps[-1], gain, action != greedy))
                 obs, *_ = env.step(action)
         fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}
         winnable = won = 0
@@ -133,8 +212,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             "departures": {k: sum(d == k for d, _ in departs) for k in ("blunder", "marginal")},
             "cue": [_cue(m, gaps, departs) for m in args.margins],
         }
+        if args.recheck:
+            row["recheck"] = {"samples": args.recheck, **_recheck(checks, args.margins)}
         rows.append(row)
         print(json.dumps(row), flush=True)
+        if args.out:
+            with args.out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
     return rows
 
 

@@ -125,8 +125,9 @@ class Data:
             for action, q, value in steps:
                 obs = encoder.encode(env.state, env.known_stock(), with_unseen=True)
                 self.obs.append(
-                    np.concatenate([*(obs[k] for k, _, _ in ob.PIECES), obs["unseen"]])
-                    .astype(np.int16)
+                    np.concatenate([*(obs[k] for k, _, _ in ob.PIECES), obs["unseen"]]).astype(
+                        np.int16
+                    )
                 )
                 moves = np.full(MAX_MOVES, -1, np.int16)
                 shares = np.zeros(MAX_MOVES, np.float16)
@@ -159,9 +160,7 @@ def rank_maps(n: int, rng: np.random.Generator) -> np.ndarray:
     return maps
 
 
-def counts_input(
-    packed: np.ndarray, rng: np.random.Generator | None = None
-) -> np.ndarray:
+def counts_input(packed: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """Packed positions ``(B, PACKED)`` -> the ``"counts"`` observation ``(B, 922)``.
 
     With ``rng``, each position's ranks are relabelled by a random :func:`rank_maps` table

@@ -107,9 +107,7 @@ def _parse(spec: str, field: str) -> range | list[int]:
     name = m.group(1) if m else text
     if m or name.isalpha():
         if name not in SEED_SETS:
-            raise PyramidError(
-                f"{field}: unknown seed set {name!r}: one of {', '.join(SEED_SETS)}"
-            )
+            raise PyramidError(f"{field}: unknown seed set {name!r}: one of {', '.join(SEED_SETS)}")
         whole = SEED_SETS[name]
         if not m:
             return whole

@@ -156,7 +156,11 @@ def test_the_main_job_runs_as_written_and_gives_the_readme_table(tmp_path):
     start = time.monotonic()
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", command],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     seconds = time.monotonic() - start
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

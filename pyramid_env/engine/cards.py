@@ -21,8 +21,6 @@ RANK: tuple[int, ...] = tuple(c % 13 + 1 for c in range(52))
 _BY_NAME: dict[str, int] = dict(zip(CARD_NAMES, range(52), strict=True))
 
 
-
-
 def rank(card: int) -> int:
     """Rank 1..13 of ``card`` (Ace 1, Jack 11, Queen 12, King 13)."""
     return RANK[card]

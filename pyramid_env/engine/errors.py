@@ -95,4 +95,3 @@ def check_file_fields(
     missing = [k for k in required if k not in data]
     if missing:
         raise CardError(f"{kind} is missing field(s): {', '.join(missing)}")
-

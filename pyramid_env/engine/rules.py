@@ -266,6 +266,8 @@ def _knobs(rules: Rules) -> Knobs:
         dead_deal_ends=int(rules.dead_deal_ends_game),
         **STOCK_PLAY_FLAGS[rules.stock_play],
     )
+
+
 _ENUMS: dict[str, type[StrEnum]] = {"stock_play": StockPlay, "goal": Goal, "undo_moves": UndoMoves}
 _UNNAMED = "(being renamed)"  # a placeholder no preset name check applies to
 

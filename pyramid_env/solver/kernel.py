@@ -402,14 +402,16 @@ class Search:
         Returns:
             ``(result, expanded)`` as :func:`astar_chunk` gives them (never ``GROW``).
         """
+        # fmt: off
         return _grown_until_done(
             lambda budget: astar_chunk(
                 *self.tables, self.hkeys, self.hvals, self.nodes, self.head, self.topg,
                 self.ent_node, self.ent_next, self.cnt, budget,
-            ),  # fmt: skip
+            ),
             self._grow,
             max_expand,
         )
+        # fmt: on
 
     def _grow(self) -> None:
         n_nodes, n_keys, n_ent = int(self.cnt[0]), int(self.cnt[1]), int(self.cnt[2])
@@ -638,9 +640,11 @@ def dfs_chunk(
             continue
         if expanded >= max_expand or work >= slice_:
             return PAUSED, expanded
+        # fmt: off
         if (d + 2 >= len(lv_n) or 2 * (cnt[1] + 64) > len(hkeys)
                 or cache_cnt[0] > 0.5 * caches.shape[1] or cache_cnt[1] > 0.5 * caches.shape[1]):
-            return GROW, expanded  # fmt: skip
+            return GROW, expanded
+        # fmt: on
         c = lv_i[d]
         lv_i[d] = c + 1
         pyr, left, ptr = lv_fields[d, c, 0], lv_fields[d, c, 1], lv_fields[d, c, 2]
@@ -720,14 +724,16 @@ class DepthFirst:
         Returns:
             ``(result, expanded)`` as :func:`dfs_chunk` gives them (never ``GROW``).
         """
+        # fmt: off
         return _grown_until_done(
             lambda budget: dfs_chunk(
                 *self.tables, self.hkeys, self.lv_fields, self.lv_moves, self.lv_n, self.lv_i,
                 self.cnt, self.caches, self.cache_cnt, budget,
-            ),  # fmt: skip
+            ),
             self._grow,
             max_expand,
         )
+        # fmt: on
 
     def _grow(self) -> None:
         if self.cnt[0] + 2 >= len(self.lv_n):

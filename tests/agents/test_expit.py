@@ -162,8 +162,7 @@ def test_expit_search_never_reads_an_unseen_card(rules):
     observation, same generator) must get the same move, searched or not."""
     agents = [
         ExpitSearchAgent(tiny_net(), samples=3, budget=3_000, top_k=2, margin=1.1),
-        ExpitSearchAgent(tiny_net(1), samples=3, budget=3_000, top_k=0, margin=0.1,
-                         hopeless=0.3),  # fmt: skip
+        ExpitSearchAgent(tiny_net(1), samples=3, budget=3_000, top_k=0, margin=0.1, hopeless=0.3),
         ExpitPolicyAgent(tiny_net(2)),
     ]
     shuffler = np.random.default_rng(0)

@@ -1,6 +1,7 @@
 """experiments/train_expit.py end to end at a tiny budget: seeded, and its files are agents."""
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -66,7 +67,15 @@ def test_train_expit_tiny_run_is_reproducible_and_ships_two_agents(tmp_path):
     with pytest.raises(SystemExit, match="rounds"):
         train_expit.main([*TINY, "--set", "rounds.count=3", "--finish", str(run)])
 
-    (errors,) = expit_errors.main([str(run / "best.npz"), "--seeds", "val[:4]", "--samples", "2"])
+    out = tmp_path / "errors.jsonl"
+    (errors,) = expit_errors.main([str(run / "best.npz"), "--seeds", "val[:4]", "--samples", "2",
+                                   "--recheck", "3", "--out", str(out)])  # fmt: skip
+    assert [json.loads(line) for line in out.read_text().splitlines()] == [errors]
+    recheck = errors["recheck"]  # every hidden decision with a winnable sample, searched again
+    assert recheck["samples"] == 3 and recheck["decisions"] == errors["decisions_hidden"]
+    parts = recheck["large"], recheck["small"]
+    assert sum(p["departures"] for p in parts) <= recheck["decisions"]
+    assert all(p["found_by_search"] <= p["departures"] and p["gain"] >= 0 for p in parts)
     assert errors["decisions_hidden"] > 0 and 0 <= errors["agreement_hidden"] <= 1
     assert sum(errors["first_fatal_move"].values()) + errors["won"] <= errors["winnable"] <= 4
     assert [c["margin"] for c in errors["cue"]] == [0.05, 0.1, 0.3]
@@ -128,3 +137,18 @@ def test_expit_errors_cue_counts_what_a_margin_flags_and_catches():
     }
     assert expit_errors._cue(0.3, gaps, departs)["caught"] == {"blunder": 0.5, "marginal": 0.0}
     assert expit_errors._cue(0.1, gaps, [])["caught"] == {}
+
+
+def test_expit_errors_recheck_splits_the_gain_and_scores_the_cue():
+    # (the network's gap, the gain with many orders, whether the training search departed)
+    checks = [(0.0, 0.0, False), (0.2, 0.0, False), (0.3, 0.02, True), (0.01, 0.05, False),
+              (0.5, 0.5, True)]  # fmt: skip
+    got = expit_errors._recheck(checks, [0.1, 0.4])
+    assert got["large"] == {"departures": 1, "gain": 0.5, "found_by_search": 1}
+    assert got["small"] == {"departures": 2, "gain": 0.07, "found_by_search": 1}
+    assert got["cue"][0] == {"margin": 0.1, "flagged": 0.6, "small_caught": 1,
+                             "small_gain_caught": 0.02, "gain_caught": 0.52}  # fmt: skip
+    assert got["cue"][1]["flagged"] == 0.2 and got["cue"][1]["small_caught"] == 0
+    # Small departures' gaps 0.3 and 0.01 against the others' 0.0 and 0.2: 3 of 4 pairs.
+    assert got["cue_auc_small"] == 0.75
+    assert expit_errors.auc([1.0], [1.0]) == 0.5 and expit_errors.auc([], [0.0]) is None

@@ -11,6 +11,7 @@ from tests.solver.test_solver import DECKS, LENGTHS
 
 pytest.importorskip("numba")
 
+
 @pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
 def test_kernel_lengths_equal_the_python_search_on_full_deals(rules):
     compared = 0
