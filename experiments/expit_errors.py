@@ -28,9 +28,13 @@ On deals it never trained on (``--seeds``, val by default):
    *gain*, the share of the ``N`` orders the best move keeps more (summed over decisions, the
    deals' worth of winnable orders a search that finds them adds along these games); split
    into *large* gains (at least ``LARGE`` of the orders: what a first look with a few samples
-   finds) and *small*; and per margin, the small departures and the gain the network's cue
-   flags, with how well its gap ranks the small departures above the decisions without one
-   (the area under the ROC curve: 0.5 is chance, 1 a perfect cue).
+   finds) and *small*, each with the kinds of move they change (``PAIR->DRAW``: the heuristic
+   pairs, the best move draws) and the number where the heuristic's move keeps none of the
+   orders and the best keeps all (``certain``: whatever the unseen cards' order, as far as the
+   samples show, so what is known decides it); and per
+   margin, the small departures and the gain the network's cue flags, with how well its gap
+   ranks the small departures above the decisions without one (the area under the ROC curve:
+   0.5 is chance, 1 a perfect cue).
 
 Prints one JSON line per network (and with ``--out``, writes each to that file as it finishes).
 """
@@ -40,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +58,7 @@ from experiments.fatal_moves import first_fatal  # noqa: E402
 from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn  # noqa: E402
 from pyramid_env.agents.expit import order_agent, q_and_value, record_games  # noqa: E402
 from pyramid_env.agents.honest import all_seen, search  # noqa: E402
+from pyramid_env.engine.moves import MOVES  # noqa: E402
 from pyramid_env.engine.rules import get_rules  # noqa: E402
 from pyramid_env.engine.state import State  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
@@ -91,22 +97,28 @@ def auc(positives: list[float], negatives: list[float]) -> float | None:
     return float(np.mean((pos > neg) + 0.5 * (pos == neg)))
 
 
-def _recheck(checks: list[tuple[float, float, bool]], margins: list[float]) -> dict[str, Any]:
+Check = tuple[float, float, bool, str]
+"""A hidden decision rechecked: the network's gap, the gain, whether the training search
+departed there too, and the kinds of the heuristic's and the best move (``"PAIR->DRAW"``)."""
+
+
+def _recheck(checks: list[Check], margins: list[float]) -> dict[str, Any]:
     """Departures found with many orders, and what the network's cue catches of them.
 
     Args:
-        checks: per hidden decision, (the network's gap, the gain, whether the training search
-            departed there too); a gain of 0: the heuristic's move is the best.
+        checks: one per hidden decision (a gain of 0: the heuristic's move is the best).
         margins: the cue's margins.
     """
     departs = [c for c in checks if c[1] > 0]
     small = [c for c in departs if c[1] < LARGE]
 
-    def part(group: list[tuple[float, float, bool]]) -> dict[str, Any]:
+    def part(group: list[Check]) -> dict[str, Any]:
         return {
             "departures": len(group),
             "gain": round(sum(c[1] for c in group), 3),
             "found_by_search": sum(c[2] for c in group),
+            "certain": sum(c[1] == 1 for c in group),
+            "kinds": dict(Counter(c[3] for c in group).most_common()),
         }
 
     cue = []
@@ -159,7 +171,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         agree = {"hidden": [0, 0], "known": [0, 0]}
         gaps: list[float] = []  # per hidden searched decision: the network's best Q - greedy's
         departs: list[tuple[str, float]] = []  # (blunder or marginal, gap) where the search left
-        checks: list[tuple[float, float, bool]] = []  # --recheck: (gap, gain, search departed)
+        checks: list[Check] = []  # with --recheck
         heuristic = order_agent(order)
         for n, game in zip(deals, games[rules.name, order], strict=True):
             obs, _ = env.reset(options={"deal": n})
@@ -186,7 +198,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                                          ties=True)  # fmt: skip
                             top = max((res.wins[a] for a in res.complete), default=0)
                             gain = (top - res.wins.get(prefs[0], 0)) / args.recheck
-                            checks.append((gaps[-1], gain, action != greedy))
+                            best = next(a for a in res.complete if res.wins[a] == top)
+                            kinds = f"{MOVES[prefs[0]].kind.name}->{MOVES[best].kind.name}"
+                            checks.append((gaps[-1], gain, action != greedy, kinds))
                 obs, *_ = env.step(action)
         fatal = {"hidden draw": 0, "hidden removal": 0, "known draw": 0, "known removal": 0}
         winnable = won = 0

@@ -10,11 +10,12 @@ At each decision while cards are hidden (a choice, not a lone move or a King) a 
 ``--cue`` orders of the unseen cards (the cue, honest but expensive) says whether any move
 keeps more orders winnable than the heuristic's (``greedy-careful``); where none does, the
 agent plays the heuristic's move; where one does, it plays what ``pimc``'s search with
-``--samples`` orders chooses (the heuristic's order first, as ``pimc``), or with 0 samples the
-cue's own move: a network alone that had learned the large search perfectly. Once nothing is
-hidden, the solver's line. The cue's CPU is measured apart and left out of the agent's: what
-remains is what a search guided by a perfect, free cue costs, against ``pimc``'s CPU with
-``--pimc`` samples at every decision, played in the same run so that the ratio is of one run.
+``--samples`` orders chooses (the heuristic's order first; ``pimc`` itself follows greedy's),
+or with 0 samples the cue's own move: a player that had learned the large search's moves in
+the hidden phase. Once nothing is hidden, the solver's line. The cue's CPU is measured apart
+and left out of the agent's: what remains is what a search guided by a perfect, free cue
+costs, against ``pimc``'s CPU with ``--pimc`` samples at every decision, played in the same
+run so that the ratio is of one run.
 Each row also gives the CPU of the searches at the flagged decisions alone.
 
 Writes ``results/perfect_cue/<rules>.json`` (one row per agent) and prints each row.

@@ -141,14 +141,17 @@ def test_expit_errors_cue_counts_what_a_margin_flags_and_catches():
 
 def test_expit_errors_recheck_splits_the_gain_and_scores_the_cue():
     # (the network's gap, the gain with many orders, whether the training search departed)
-    checks = [(0.0, 0.0, False), (0.2, 0.0, False), (0.3, 0.02, True), (0.01, 0.05, False),
-              (0.5, 0.5, True)]  # fmt: skip
+    checks = [(0.0, 0.0, False, "PAIR->PAIR"), (0.2, 0.0, False, "DRAW->DRAW"),
+              (0.3, 0.02, True, "PAIR->DRAW"), (0.01, 0.05, False, "PAIR->DRAW"),
+              (0.5, 0.5, True, "DRAW->PAIR"), (0.0, 1.0, True, "PAIR->DRAW")]  # fmt: skip
     got = expit_errors._recheck(checks, [0.1, 0.4])
-    assert got["large"] == {"departures": 1, "gain": 0.5, "found_by_search": 1}
-    assert got["small"] == {"departures": 2, "gain": 0.07, "found_by_search": 1}
-    assert got["cue"][0] == {"margin": 0.1, "flagged": 0.6, "small_caught": 1,
+    assert got["large"] == {"departures": 2, "gain": 1.5, "found_by_search": 2, "certain": 1,
+                            "kinds": {"DRAW->PAIR": 1, "PAIR->DRAW": 1}}  # fmt: skip
+    assert got["small"] == {"departures": 2, "gain": 0.07, "found_by_search": 1, "certain": 0,
+                            "kinds": {"PAIR->DRAW": 2}}  # fmt: skip
+    assert got["cue"][0] == {"margin": 0.1, "flagged": 0.5, "small_caught": 1,
                              "small_gain_caught": 0.02, "gain_caught": 0.52}  # fmt: skip
-    assert got["cue"][1]["flagged"] == 0.2 and got["cue"][1]["small_caught"] == 0
+    assert got["cue"][1]["flagged"] == 0.167 and got["cue"][1]["small_caught"] == 0
     # Small departures' gaps 0.3 and 0.01 against the others' 0.0 and 0.2: 3 of 4 pairs.
     assert got["cue_auc_small"] == 0.75
     assert expit_errors.auc([1.0], [1.0]) == 0.5 and expit_errors.auc([], [0.0]) is None
