@@ -1,7 +1,7 @@
 """What a perfect cue would buy: ``pimc``'s search only where it would change the move.
 
     python experiments/perfect_cue.py --rules msc --seeds "test[:1000]" --cue 128 \
-        --samples 32 8 0 --pimc 32
+        --samples 32 16 8 0 --pimc 32
 
 The guided search (``expit-search``) spends its samples where the network says a decision is
 contested; the network's cue picks those decisions out barely better than chance

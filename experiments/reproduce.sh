@@ -32,7 +32,7 @@ python experiments/expit_errors.py agents/trained/expit-msc.npz agents/trained/e
     --recheck 128 --out results/expit_errors/val100.jsonl
 # What a perfect cue would buy the guided search: pimc's search only where 128 orders say the
 # heuristic's move is not the best (that cue's CPU left out), against pimc in the same run.
-python experiments/perfect_cue.py --rules msc --seeds "test[:1000]" --cue 128 --samples 32 8 0 --pimc 32
+python experiments/perfect_cue.py --rules msc --seeds "test[:1000]" --cue 128 --samples 32 16 8 0 --pimc 32
 # Why the guided search is not cheaper than pimc: how the solver's verdicts share pimc's CPU.
 python experiments/bench_search.py --rules msc two-pass --seeds "val[:100]" --samples 32 --profile
 # Where greedy, greedy-careful and the networks lose winnable deals: by phase, and whether the
