@@ -15,8 +15,8 @@ or with 0 samples the cue's own move: a player that had learned the large search
 the hidden phase. Once nothing is hidden, the solver's line. The cue's CPU is measured apart
 and left out of the agent's: what remains is what a search guided by a perfect, free cue
 costs, against ``pimc``'s CPU with ``--pimc`` samples at every decision, played in the same
-run so that the ratio is of one run.
-Each row also gives the CPU of the searches at the flagged decisions alone.
+run so that the ratio is of one run. Each row also gives the CPU of the searches at the
+flagged decisions alone.
 
 Writes ``results/perfect_cue/<rules>.json`` (one row per agent) and prints each row.
 """
@@ -128,13 +128,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     rules = get_rules(args.rules)
     deals = list(seed_set(args.seeds))
     winnable = solver_labels(rules, deals)
+    solver = sum(bool(winnable[n]) for n in deals)
     rows = []
     runs = [("perfect-cue", n) for n in args.samples]
     for name, samples in [*runs, *([("pimc", args.pimc)] if args.pimc else [])]:
         fn = functools.partial(_chunk, rules, name, args.cue, samples)
         results = sweep(fn, deals, workers=args.workers)
         wins = sum(r[0] for r in results)
-        solver = sum(bool(winnable[n]) for n in deals)
         low, high = wilson(wins, solver)
         rows.append(
             {
