@@ -36,7 +36,7 @@ from pyramid_env.options import (
 DESCRIPTION = """\
 Pyramid Solitaire from the command line: look at a deal, solve it, or
 benchmark the agents. Deals are numbered (0 to 2**64 - 1) or given by code
-(P1-...); the rules are a named preset."""
+(P2-...); the rules are a named preset."""
 
 EPILOG = """\
 examples:
@@ -98,7 +98,7 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--deal", type=int, metavar="N", help="deal number (0 <= N < 2**64); the default is 0"
     )
-    g.add_argument("--code", help="deal code, 'P1-...'")
+    g.add_argument("--code", help="deal code, 'P2-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
     add_rule_args(p)
 

@@ -213,7 +213,7 @@ class PlaySession:
 
     # -- what a front end shows -------------------------------------------------------------------
     def header(self) -> str:
-        """``'deal #5 · msc · code P1-...'``."""
+        """``'deal #5 · msc · code P2-...'``."""
         g = self.game
         return f"{g.deal.label()} · {g.rules.name} · code {g.deal.code}"
 
@@ -765,7 +765,7 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--deal", type=int, metavar="N",
                    help="deal number (0 <= N < 2**64); the default is a random deal")  # fmt: skip
-    g.add_argument("--code", help="deal code, 'P1-...'")
+    g.add_argument("--code", help="deal code, 'P2-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
     add_rule_args(p)
     p.add_argument("--seed", type=int, metavar="S",

@@ -63,7 +63,7 @@ class Replay:
     (``'8s+5d'`` becomes ``'5d+8s'``).
 
     Attributes:
-        deal: the deal code (``'P1-...'``); anything ``to_deal`` takes is accepted and stored
+        deal: the deal code (``'P2-...'``); anything ``to_deal`` takes is accepted and stored
             as its code.
         rules: the :class:`Rules` (a preset name is accepted).
         moves: the moves in order, as text: ``'draw'``, ``'recycle'``, ``'Kd'``, ``'5d+8s'``.
@@ -264,7 +264,7 @@ class Replay:
         )  # fmt: skip
         deal = data["deal"]
         if not isinstance(deal, str):
-            raise _field_error("deal", deal, "it must be a deal code 'P1-...'")
+            raise _field_error("deal", deal, "it must be a deal code 'P2-...'")
         rules = data["rules"]
         if not isinstance(rules, Mapping):  # a bare preset name would hide knob changes
             raise _field_error("rules", rules, "it must be a dict, as Rules.to_dict() writes")

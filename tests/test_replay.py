@@ -112,7 +112,7 @@ def test_round_trip_through_dict_and_file(lost: Replay, tmp_path: Path) -> None:
 
 def test_deal_and_moves_are_normalised() -> None:
     r = Replay(str(DEAL), RULES, ["6H+7s", "d"])
-    assert r.deal == Game(DEAL).deal.code and r.deal.startswith("P1-")
+    assert r.deal == Game(DEAL).deal.code and r.deal.startswith("P2-")
     assert r.moves == ("7s+6h", "draw")
     assert r.rules.name == RULES
 

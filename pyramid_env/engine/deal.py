@@ -73,24 +73,72 @@ def shuffled_deck(seed: int) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Deal codes: the permutation's Lehmer rank (an integer below 52!) in 38 base-62 digits, plus one
-# check digit, behind the prefix "P1-" (P for pyramid-env, 1 for the format's version).
+# Deal codes: the permutation's Lehmer rank (an integer below 52!) in 38 base-62 digits, then
+# check characters, behind a prefix naming the format's version ("P" for pyramid-env).
+#
+# Version 2 (written now): "P2-", the 38 digits and two check characters, 43 characters in all.
+# Each check character is Verhoeff's scheme over the dihedral group of order 62 (D31, one
+# element per symbol), which catches every single wrong character and every swap of two
+# neighbours; the first reads the digits in order, the second in reverse, so most double errors
+# are caught too. Two check characters make a version-2 code one character longer than a
+# version-1 code, so no single typo (a "2" read as "1") turns one into a valid code of the other.
+# Version 1 (still read): "P1-", the digits and one check digit, a weighted sum modulo 61, which
+# missed a "0" typed for a "z" and back (values 61 apart).
 # ---------------------------------------------------------------------------------------------
-CODE_PREFIX = "P1-"
+CODE_PREFIX = "P2-"
+OLD_CODE_PREFIX = "P1-"
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _DIGIT = {ch: i for i, ch in enumerate(_ALPHABET)}
 _CODE_DIGITS = 38  # 62**38 > 52! > 62**37
+_CHECKS = {CODE_PREFIX: 2, OLD_CODE_PREFIX: 1}  # check characters after the digits, by version
 _FACT52 = math.factorial(52)
+_N = 31  # D31: symbol k + 31*f is the element r**k s**f (a rotation, or a reflection if f)
 
 
-def _check_digit(digits: str) -> str:
-    # Weighted sum modulo the prime 61: catches any single wrong character and any swap of
-    # two neighbours (a typo), except the rare digit pairs 61 apart.
-    return _ALPHABET[sum((i + 1) * _DIGIT[ch] for i, ch in enumerate(digits)) % 61]
+def _d31(a: int, b: int) -> int:
+    """The product of two elements of D31, as symbol values 0..61."""
+    (f1, k1), (f2, k2) = divmod(a, _N), divmod(b, _N)
+    return (k1 + k2) % _N + _N * f2 if f1 == 0 else (k1 - k2) % _N + _N * (1 - f2)
+
+
+def _make_verhoeff() -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """Verhoeff's tables for D31: the product, the powers of the permutation, the inverses.
+
+    The permutation ``sigma`` (rotation r**k to r**-k, reflection r**k s to r**(k+1) s) is
+    anti-symmetric, ``a * sigma(b) != b * sigma(a)`` for ``a != b`` (a test checks all pairs),
+    which is what makes a swap of neighbours change the product.
+    """
+    table = [[_d31(a, b) for b in range(2 * _N)] for a in range(2 * _N)]
+    sigma = [(-k) % _N for k in range(_N)] + [(k + 1) % _N + _N for k in range(_N)]
+    powers = [list(range(2 * _N))]
+    while len(powers) < 2 * _N:  # sigma's order divides 62: enough powers for any position
+        powers.append([sigma[x] for x in powers[-1]])
+    inverse = [next(b for b in range(2 * _N) if table[a][b] == 0) for a in range(2 * _N)]
+    return table, powers, inverse
+
+
+_VERHOEFF, _SIGMA_POWERS, _INVERSE = _make_verhoeff()
+
+
+def _verhoeff(digits: str) -> str:
+    """The check character ``c`` that makes ``c`` followed by ``digits`` multiply to the unit.
+
+    The product is ``c * sigma(d_n) * sigma**2(d_(n-1)) * ...``, the last digit first.
+    """
+    product = 0
+    for i, ch in enumerate(reversed(digits), start=1):
+        product = _VERHOEFF[product][_SIGMA_POWERS[i % len(_SIGMA_POWERS)][_DIGIT[ch]]]
+    return _ALPHABET[_INVERSE[product]]
+
+
+def _check_chars(prefix: str, digits: str) -> str:
+    if prefix == OLD_CODE_PREFIX:  # version 1: a weighted sum modulo the prime 61
+        return _ALPHABET[sum((i + 1) * _DIGIT[ch] for i, ch in enumerate(digits)) % 61]
+    return _verhoeff(digits) + _verhoeff(digits[::-1])
 
 
 def encode_code(cards: Sequence[int]) -> str:
-    """The deal code of 52 cards, e.g. ``'P1-...'`` (42 characters)."""
+    """The deal code of 52 cards, e.g. ``'P2-...'`` (43 characters)."""
     remaining = list(range(52))
     value = 0
     for c in cards:
@@ -102,46 +150,58 @@ def encode_code(cards: Sequence[int]) -> str:
         value, d = divmod(value, 62)
         digits.append(_ALPHABET[d])
     body = "".join(reversed(digits))
-    return CODE_PREFIX + body + _check_digit(body)
+    return CODE_PREFIX + body + _check_chars(CODE_PREFIX, body)
 
 
 def decode_code(code: str) -> tuple[int, ...]:
-    """The 52 cards of a deal code.
+    """The 52 cards of a deal code: ``'P2-...'``, or an older ``'P1-...'``.
 
     Raises:
-        CardError: a wrong prefix or length, a bad character, or a failed check digit.
+        CardError: a wrong prefix or length, a bad character, or a failed check.
     """
     if not isinstance(code, str):
         raise CardError(f"deal code {describe(code)} must be text, like {CODE_PREFIX + '...'!r}")
     text = code.strip()
-    if not text.startswith(CODE_PREFIX):
-        raise CardError(f"bad deal code {code!r}: it must start with {CODE_PREFIX!r}")
-    body = text[len(CODE_PREFIX) :]
-    if len(body) != _CODE_DIGITS + 1:
+    shown = _shown(code)
+    prefix = text[: len(CODE_PREFIX)]
+    if prefix not in _CHECKS:
         raise CardError(
-            f"bad deal code {code!r}: {len(body)} characters after {CODE_PREFIX!r}, "
-            f"expected {_CODE_DIGITS + 1}"
+            f"bad deal code {shown}: it must start with {CODE_PREFIX!r} (or {OLD_CODE_PREFIX!r} "
+            "for a code of version 1)"
+        )
+    body = text[len(prefix) :]
+    want = _CODE_DIGITS + _CHECKS[prefix]
+    if len(body) != want:
+        raise CardError(
+            f"bad deal code {shown}: {len(body)} characters after {prefix!r}, expected {want}"
         )
     for i, ch in enumerate(body):
         if ch not in _DIGIT:
             raise CardError(
-                f"bad deal code {code!r}: character {ch!r} at position "
-                f"{len(CODE_PREFIX) + i + 1} is not a letter or digit"
+                f"bad deal code {shown}: character {ch!r} at position "
+                f"{len(prefix) + i + 1} is not a letter or digit"
             )
-    digits, check = body[:-1], body[-1]
-    if _check_digit(digits) != check:
-        raise CardError(f"bad deal code {code!r}: the check digit does not match (a typo?)")
+    digits, check = body[:_CODE_DIGITS], body[_CODE_DIGITS:]
+    if _check_chars(prefix, digits) != check:
+        raise CardError(f"bad deal code {shown}: the check does not match (a typo?)")
     value = 0
     for ch in digits:
         value = value * 62 + _DIGIT[ch]
     if value >= _FACT52:
-        raise CardError(f"bad deal code {code!r}: the value is out of range")
+        raise CardError(f"bad deal code {shown}: the value is out of range")
     lehmer = []
     for base in range(1, 53):  # peel the mixed-radix digits off from the last (radix 1) up
         value, d = divmod(value, base)
         lehmer.append(d)
     remaining = list(range(52))
     return tuple(remaining.pop(i) for i in reversed(lehmer))
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut to ``limit`` characters: an error never echoes megabytes of input."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,12 +359,13 @@ def deal(n: int) -> Deal:
 
 
 DealLike = int | str | Deal | Iterable[int]
-_NUMBER = re.compile(r"[+-]?[0-9]+")
-_KINDS = "a deal number (int), a deal code 'P1-...', 52 cards as text, or 52 card numbers 0..51"
+_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: no "٥", no "5_000"
+_CODE = re.compile(r"[Pp][0-9]-")  # any version's prefix, so a code gets a code's error
+_KINDS = "a deal number (int), a deal code 'P2-...', 52 cards as text, or 52 card numbers 0..51"
 
 
 def to_deal(spec: DealLike) -> Deal:
-    """The deal named by a number, a code ``'P1-...'``, 52 cards as text or ints, or a ``Deal``.
+    """The deal named by a number, a code ``'P2-...'``, 52 cards as text or ints, or a ``Deal``.
 
     Numpy integers are deal numbers (and card numbers) like ints; text that is an integer is a
     deal number. Nothing falls back to a default deal: empty text, ``True``, floats, unordered
@@ -322,12 +383,12 @@ def to_deal(spec: DealLike) -> Deal:
         text = spec.strip()
         if not text:
             raise CardError(f"deal {spec!r} is empty text: give {_KINDS}")
-        if text[: len(CODE_PREFIX)].upper() == CODE_PREFIX.upper():
+        if _CODE.match(text):
             return Deal(decode_code(text))
         if _NUMBER.fullmatch(text):
             return deal(int(text))
         if len(text.replace(",", " ").split()) == 1:
-            raise CardError(f"deal {spec!r} is not {_KINDS}")
+            raise CardError(f"deal {_shown(spec)} is not {_KINDS}")
         return Deal(parse_cards(text))
     unordered = isinstance(spec, (Mapping, Set))  # their order is not a deal order
     if isinstance(spec, (bool, bytes, bytearray)) or unordered or not isinstance(spec, Iterable):

@@ -346,7 +346,7 @@ def _saved_cards(value: Any) -> tuple[int, ...]:
     if isinstance(value, (list, tuple)):
         return to_deal(value).cards
     raise CardError(
-        f"{describe(value)} must be a deal code 'P1-...' or 52 cards (deal numbers go in "
+        f"{describe(value)} must be a deal code 'P2-...' or 52 cards (deal numbers go in "
         "'deal_number')"
     )
 

@@ -117,7 +117,7 @@ def check_deals(deals: Any) -> range | list[int] | None:
 def check_deal_option(key: Any, value: Any, where: str) -> Deal:
     """The deal that reset option ``key`` names, checked.
 
-    ``"deal"``: a deal number (or a ``Deal``); ``"code"``: a deal code ``'P1-...'``;
+    ``"deal"``: a deal number (or a ``Deal``); ``"code"``: a deal code ``'P2-...'``;
     ``"cards"``: 52 cards as text or as integers 0..51. Each key takes its own kind of value
     only (a number under ``"code"`` is refused, not read as a deal number), so a typo cannot
     deal a different game than the one meant.
@@ -128,7 +128,7 @@ def check_deal_option(key: Any, value: Any, where: str) -> Deal:
         return deal(check_int(where, value, 0, MAX_DEAL, "2**64-1"))
     if key == "code":
         if not isinstance(value, str):
-            raise PyramidError(f"{where}={describe(value)}: expected a deal code 'P1-...' (str)")
+            raise PyramidError(f"{where}={describe(value)}: expected a deal code 'P2-...' (str)")
         return Deal(decode_code(value))
     if isinstance(value, str):
         return Deal(parse_cards(value))

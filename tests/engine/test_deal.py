@@ -26,8 +26,16 @@ def test_pinned_deals_never_change(fixtures_dir):
     for number, code, text in rows:
         d = deal(int(number))
         assert d.text == text, f"deal {number} changed"
-        assert d.code == code
+        # The pinned codes are of version 1 ("P1-"): they still decode to the same deal.
+        assert code.startswith("P1-") and decode_code(code) == d.cards
         assert to_deal(code) == d and to_deal(text) == d
+        assert decode_code(d.code) == d.cards and d.code.startswith("P2-")
+
+
+def test_version_2_codes_are_pinned():
+    # Written by this version; deal #1's code is in the README.
+    assert deal(1).code == "P2-EH86pdNhPy5PFvMK8y9L3PraWP8XrxiLS8HPEY9T"
+    assert deal(0).code == "P2-YnU58uZBEG2NuriaxeZQ7dyHax1em078anVu6q61"
 
 
 def test_deal_numbers_and_errors():
@@ -43,30 +51,82 @@ def test_codes_round_trip_random_permutations():
     for _ in range(500):
         cards = tuple(rng.sample(range(52), 52))
         code = encode_code(cards)
-        assert len(code) == 42 and decode_code(code) == cards
+        assert len(code) == 43 and decode_code(code) == cards
     assert decode_code(encode_code(tuple(range(52)))) == tuple(range(52))
     assert decode_code(encode_code(tuple(reversed(range(52))))) == tuple(reversed(range(52)))
 
 
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
 def test_code_errors_catch_typos():
     code = deal(3).code
-    with pytest.raises(CardError, match="must start with 'P1-'"):
+    with pytest.raises(CardError, match="must start with 'P2-'"):
         decode_code("X" + code[1:])
-    with pytest.raises(CardError, match="expected 39"):
+    with pytest.raises(CardError, match="expected 40"):
         decode_code(code[:-2])
     with pytest.raises(CardError, match="character '!'"):
         decode_code(code[:10] + "!" + code[11:])
-    # Every single-character change and every swap of neighbours is caught by the check digit.
-    body = code[3:]
-    alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-    for i in range(len(body) - 1):
-        for ch in alphabet[:8]:
-            if ch != body[i] and abs(alphabet.index(ch) - alphabet.index(body[i])) != 61:
-                with pytest.raises(CardError):
-                    decode_code("P1-" + body[:i] + ch + body[i + 1 :])
-        if body[i] != body[i + 1]:
+
+
+def _typos(code: str):
+    """Every single-character substitution and every swap of neighbours of ``code``."""
+    for i in range(len(code)):
+        for ch in ALPHABET + "-":
+            if ch != code[i]:
+                yield code[:i] + ch + code[i + 1 :]
+        if i + 1 < len(code) and code[i] != code[i + 1]:
+            yield code[:i] + code[i + 1] + code[i] + code[i + 2 :]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 123456789, 2**64 - 1])
+def test_every_single_typo_of_a_code_is_caught(n):
+    # Each of the ~2,700 substitutions (0 <-> z among them, which version 1 missed) and swaps,
+    # the prefix's "2" too: no typo decodes to a deal, old format or new.
+    code = deal(n).code
+    for typo in _typos(code):
+        with pytest.raises(CardError):
+            decode_code(typo)
+
+
+def test_every_typo_is_caught_on_random_codes():
+    rng = random.Random(29)
+    for _ in range(40):
+        code = encode_code(tuple(rng.sample(range(52), 52)))
+        for typo in rng.sample(list(_typos(code)), 300):
             with pytest.raises(CardError):
-                decode_code("P1-" + body[:i] + body[i + 1] + body[i] + body[i + 2 :])
+                decode_code(typo)
+
+
+def test_the_check_catches_zero_for_z():
+    # Version 1's check, modulo 61, took "0" for "z": 30 of 57,096 typos decoded to another deal.
+    for n in range(60):
+        code = deal(n).code
+        for i, ch in enumerate(code[3:], start=3):
+            if ch in "0z":
+                with pytest.raises(CardError, match="check"):
+                    decode_code(code[:i] + ("z" if ch == "0" else "0") + code[i + 1 :])
+
+
+def test_verhoeff_permutation_is_anti_symmetric():
+    # What makes every swap of neighbours change the check: a * s(b) != b * s(a) for a != b.
+    from pyramid_env.engine.deal import _SIGMA_POWERS, _VERHOEFF
+
+    sigma = _SIGMA_POWERS[1]
+    for a in range(62):
+        for b in range(a + 1, 62):
+            assert _VERHOEFF[a][sigma[b]] != _VERHOEFF[b][sigma[a]]
+    # D31 is a group with unit 0: every row and column is a permutation.
+    assert all(sorted(row) == list(range(62)) for row in _VERHOEFF)
+    assert all(sorted(col) == list(range(62)) for col in zip(*_VERHOEFF, strict=True))
+
+
+def test_version_1_codes_still_decode():
+    for n in (0, 7, 2**64 - 1):
+        cards = deal(n).cards
+        body = deal(n).code[3:41]
+        total = sum((i + 1) * ALPHABET.index(ch) for i, ch in enumerate(body)) % 61
+        assert decode_code("P1-" + body + ALPHABET[total]) == cards
 
 
 def test_card_text_errors_name_the_problem():

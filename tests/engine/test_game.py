@@ -63,7 +63,7 @@ def test_save_of_a_hand_built_board_and_bad_saves(tmp_path):
 def test_summary_and_text():
     g = Game(3, "two-card")
     text = str(g)
-    assert "deal #3 · two-card · code P1-" in text and "stock: 24 face down" in text
+    assert "deal #3 · two-card · code P2-" in text and "stock: 24 face down" in text
     assert g.summary() == "playing · pass 1/3 · moves 0 · pyramid 28 left · score 0"
 
 
