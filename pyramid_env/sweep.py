@@ -1,5 +1,7 @@
 """Sweeps over deals: the work in chunks, on local processes or on Ray, kept as it finishes.
 
+For example::
+
     from pyramid_env.sweep import sweep
     rows = sweep(solve_chunk, range(1_000_000), backend="ray", workers=8,
                  store="results/run", settings={"rules": "msc"})
