@@ -1,12 +1,13 @@
-"""Every code block of the README runs as written.
+"""Every code block of the README and of the docs pages (``docs/*.md``) runs as written.
 
 Python blocks are executed one by one, each in a fresh namespace and an empty working folder (a
 reader copies one block at a time); a line ``expression  # -> value`` is checked: the value's
 ``repr`` must match (``...`` stands for any text; a remark may follow after two spaces), so
-results quoted in the README cannot go stale. Console blocks are run through the CLI and their
-output compared with the README's, where ``...`` stands for any text (timings). The bash block holds
-the two commands of a fresh machine, which install packages into new venvs: ``.ci/run`` runs
-them as written, and a test here checks it runs exactly them.
+results quoted in the pages cannot go stale. Console blocks are run through the CLI and their
+output compared with the page's, where ``...`` stands for any text (timings). Text blocks are not
+run. The README's one bash block holds the two commands of a fresh machine, which install
+packages into new venvs: ``.ci/run`` runs them as written, and a test here checks it runs exactly
+them; the main job's table must be the README's.
 """
 
 from __future__ import annotations
@@ -28,23 +29,46 @@ from pyramid_env.cli import main
 
 ROOT = Path(__file__).parents[1]
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.M | re.S)  # indented in lists too
+README = ROOT / "README.md"
+PAGES = (README, *sorted((ROOT / "docs").glob("*.md")))  # Sphinx directives are ::: fenced
 
 
-def blocks(kind: str) -> list[tuple[int, str]]:
-    """``(line, code)`` of every block fenced as ``kind`` in the README."""
-    text = (ROOT / "README.md").read_text()
-    return [
-        (text.count("\n", 0, m.start()) + 1, textwrap.dedent(m.group(3)))
-        for m in FENCE.finditer(text)
-        if m.group(2) == kind
-    ]
+def blocks(kind: str, pages: tuple[Path, ...] = PAGES) -> list[tuple[str, str]]:
+    """``(where, code)`` of every block fenced as ``kind`` in ``pages``; where: ``page.md:line``."""
+    found = []
+    for page in pages:
+        text = page.read_text()
+        name = page.relative_to(ROOT)
+        found += [
+            (f"{name}:{text.count(chr(10), 0, m.start()) + 1}", textwrap.dedent(m.group(3)))
+            for m in FENCE.finditer(text)
+            if m.group(2) == kind
+        ]
+    return found
+
+
+def kinds_of(page: Path) -> list[str]:
+    return [m.group(2) for m in FENCE.finditer(page.read_text())]
 
 
 def test_every_block_says_what_it_is():
-    text = (ROOT / "README.md").read_text()
-    kinds = [m.group(2) for m in FENCE.finditer(text)]
-    assert set(kinds) <= {"python", "console", "bash", "text"}, kinds
-    assert kinds.count("python") >= 5 and kinds.count("console") >= 2
+    assert len(PAGES) >= 10, "the docs pages are missing"
+    for page in PAGES:
+        kinds = kinds_of(page)
+        assert set(kinds) <= {"python", "console", "bash", "text"}, (page, kinds)
+        if page != README:
+            assert "bash" not in kinds, f"{page}: the README's two commands are its only bash block"
+    readme = kinds_of(README)
+    assert readme.count("bash") == 1 and "python" in readme and "console" in readme
+    every = [k for page in PAGES for k in kinds_of(page)]
+    assert every.count("python") >= 10 and every.count("console") >= 3
+
+
+def test_the_readme_is_a_front_door():
+    lines = README.read_text().splitlines()
+    assert len(lines) <= 200, f"README: {len(lines)} lines; the details go to docs/"
+    for page in PAGES[1:]:
+        assert f"(docs/{page.name})" in README.read_text(), f"README does not link {page.name}"
 
 
 CHECKED = re.compile(r"^(\s*)(.+?)\s+# -> (.+)$")
@@ -67,29 +91,34 @@ def with_checks(code: str) -> tuple[str, int]:
 def check(value: object, want: str) -> None:
     """``repr(value)`` matches ``want``, ``...`` matching any text."""
     pattern = re.escape(want).replace(r"\.\.\.", ".*")
-    assert re.fullmatch(pattern, repr(value)), f"got {value!r}, the README says {want}"
+    assert re.fullmatch(pattern, repr(value)), f"got {value!r}, the page says {want}"
 
 
 def test_checked_lines_are_checked():
     code, n = with_checks("x = 2\nx + 1  # -> 3\n'abc'  # -> 'a...'")
     assert n == 2
     exec(code, {"__check__": check})
-    with pytest.raises(AssertionError, match="the README says 4"):
+    with pytest.raises(AssertionError, match="the page says 4"):
         exec(with_checks("1 + 2  # -> 4")[0], {"__check__": check})
 
 
-@pytest.mark.parametrize(("line", "code"), blocks("python"), ids=lambda v: str(v)[:12])
+def params(kind: str) -> list:
+    """The blocks of ``kind`` as test parameters, named by page and line."""
+    return [pytest.param(where, code, id=where) for where, code in blocks(kind)]
+
+
+@pytest.mark.parametrize(("line", "code"), params("python"))
 def test_python_block_runs(line, code, tmp_path, monkeypatch):
     for module in re.findall(
         r"^(?:from|import) (sb3_contrib|stable_baselines3|torch|ray\.rllib)\b", code, re.M
     ):
         extra = "rllib" if module.startswith("ray") else "train"
-        pytest.importorskip(module, reason=f"README line {line} needs the {extra} extra")
+        pytest.importorskip(module, reason=f"{line} needs the {extra} extra")
     monkeypatch.chdir(tmp_path)
     code, _ = with_checks(code)
     namespace = {"__name__": "__readme__", "__check__": check}
     try:
-        exec(compile(code, f"README.md:{line}", "exec"), namespace)
+        exec(compile(code, line, "exec"), namespace)
     finally:
         ray = sys.modules.get("ray")
         if ray is not None and ray.is_initialized():  # a block started Ray: end it here
@@ -97,15 +126,15 @@ def test_python_block_runs(line, code, tmp_path, monkeypatch):
 
 
 def expected_pattern(expected: str) -> re.Pattern:
-    """The README's output as a regex: ``...`` matches anything, trailing blanks ignored."""
+    """A page's output as a regex: ``...`` matches anything, trailing blanks ignored."""
     lines = [re.escape(x.rstrip()).replace(r"\.\.\.", ".*") for x in expected.splitlines()]
     return re.compile("\n".join(lines) + r"\n?\Z", re.S)
 
 
-@pytest.mark.parametrize(("line", "code"), blocks("console"), ids=lambda v: str(v)[:12])
-def test_console_block_prints_what_the_readme_shows(line, code, capsys):
+@pytest.mark.parametrize(("line", "code"), params("console"))
+def test_console_block_prints_what_the_page_shows(line, code, capsys):
     commands = re.split(r"^\$ ", code, flags=re.M)[1:]
-    assert commands, f"README line {line}: a console block starts with '$ '"
+    assert commands, f"{line}: a console block starts with '$ '"
     for command in commands:
         first, _, expected = command.partition("\n")
         argv = shlex.split(first)
@@ -113,7 +142,7 @@ def test_console_block_prints_what_the_readme_shows(line, code, capsys):
         assert main(argv[1:]) == 0
         out = capsys.readouterr().out
         out = "\n".join(x.rstrip() for x in out.splitlines())
-        assert expected_pattern(expected).match(out), f"README line {line}:\n{out}"
+        assert expected_pattern(expected).match(out), f"{line}:\n{out}"
 
 
 def readme_commands():
@@ -126,13 +155,22 @@ def readme_commands():
 
 
 def test_ci_runs_the_readme_commands_as_written():
-    (block,) = [code for _, code in blocks("bash")]
+    (block,) = [code for _, code in blocks("bash", (README,))]
     commands = [x for x in block.splitlines() if x and not x.startswith("#")]
     assert len(commands) == 2 and "pyramid-env benchmark" in commands[0]
     assert "pytest" in commands[1]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "readme_commands" in ci  # .ci/run takes the commands from the README, not a copy
     assert readme_commands().two_commands(ROOT / "README.md") == commands
+
+
+def test_ci_builds_the_docs_with_warnings_as_errors():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "-m sphinx -W --keep-going -b html docs docs/_build/html" in ci
+    assert 'pip install --quiet -e ".[docs]"' in ci
+    assert re.search(
+        r'^docs = \[.*"sphinx.*"furo.*"myst-parser', (ROOT / "pyproject.toml").read_text(), re.M
+    )
 
 
 def table_rows(markdown: str) -> list[list[str]]:

@@ -134,8 +134,8 @@ def test_a_folder_without_a_module_is_refused_by_name(tmp_path):
         load_rllib_agent(tmp_path)
 
 
-def test_the_readme_rllib_block_runs_as_written(tmp_path, monkeypatch):
-    """The README's RLlib example (skipped by test_readme where RLlib is missing) runs here."""
+def test_the_docs_rllib_block_runs_as_written(tmp_path, monkeypatch):
+    """The docs' RLlib example (docs/training.md; test_readme skips it where RLlib is missing)."""
     from tests.test_readme import blocks, check, with_checks
 
     (code,) = [c for _, c in blocks("python") if "ray.rllib" in c]
@@ -143,7 +143,7 @@ def test_the_readme_rllib_block_runs_as_written(tmp_path, monkeypatch):
     code, checks = with_checks(code)
     assert checks >= 1
     try:
-        exec(compile(code, "README.md (RLlib)", "exec"), {"__check__": check})
+        exec(compile(code, "docs/training.md (RLlib)", "exec"), {"__check__": check})
     finally:
         ray.shutdown()
     assert (tmp_path / "rllib-msc" / "rllib_checkpoint.json").is_file()

@@ -1,8 +1,9 @@
 """Rulebook ids (000..004) mean one thing everywhere: the table in ``engine/rulebooks.py``.
 
-Every preset but msc follows exactly one rulebook; every three-digit id the code, the agents
-or README mention is a rulebook of the table; README's presets table, its definitions of the
-ids and the comments on ``PRESETS`` name the same rulebook for each preset as the table does.
+Every preset but msc follows exactly one rulebook; every three-digit id the code, the agents,
+the README or the docs pages mention is a rulebook of the table; the rules page's presets table
+(``docs/rules.md``), its definitions of the ids and the comments on ``PRESETS`` name the same
+rulebook for each preset as the table does, and the README's short presets table agrees with it.
 """
 
 import io
@@ -16,6 +17,8 @@ from pyramid_env.engine import PRESETS, RULEBOOKS, Rulebook, rulebook_of
 
 ROOT = Path(__file__).parents[2]
 README = ROOT / "README.md"
+RULES_PAGE = ROOT / "docs" / "rules.md"  # the rulebooks in our words, and the presets table
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 RULES = ROOT / "pyramid_env" / "engine" / "rules.py"
 SOURCES = sorted([*(ROOT / "pyramid_env").rglob("*.py"), *(ROOT / "agents").rglob("*.py")])
 
@@ -36,29 +39,34 @@ def prose_of(source: str) -> str:
     return "\n".join(t.string for t in tokens if t.type in kinds)
 
 
-def presets_table(readme: str) -> dict[str, str]:
-    """README's presets table: preset -> rulebook cell (``"000"``, ``"000's strict variant"``)."""
-    lines = readme.splitlines()
-    header = re.compile(r"\|\s*preset\s*\|\s*rulebook\s*\|")
+def presets_rows(page: str, second: str = "rulebook") -> dict[str, list[str]]:
+    """The presets table whose second column is ``second``: preset -> its cells after the name."""
+    lines = page.splitlines()
+    header = re.compile(rf"\|\s*preset\s*\|\s*{second}\s*\|")
     start = next(i for i, line in enumerate(lines) if header.match(line))
-    rows: dict[str, str] = {}
+    rows: dict[str, list[str]] = {}
     for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         preset = re.fullmatch(r"`([\w-]+)`(?: \(default\))?", cells[0])
-        assert preset, f"README presets table: no preset name in {line!r}"
-        assert preset[1] not in rows, f"README presets table: {preset[1]} twice"
-        rows[preset[1]] = cells[1]
+        assert preset, f"presets table: no preset name in {line!r}"
+        assert preset[1] not in rows, f"presets table: {preset[1]} twice"
+        rows[preset[1]] = cells[1:]
     return rows
 
 
-def table_disagreements(readme: str) -> list[str]:
-    """Where README's presets table and RULEBOOKS disagree, one line each (none: agree)."""
-    rows = presets_table(readme)
+def presets_table(page: str) -> dict[str, str]:
+    """The rules page's presets table: preset -> rulebook (``"000"``, ``"000's ... variant"``)."""
+    return {preset: cells[0] for preset, cells in presets_rows(page).items()}
+
+
+def table_disagreements(page: str) -> list[str]:
+    """Where the rules page's presets table and RULEBOOKS disagree, one line each (none: agree)."""
+    rows = presets_table(page)
     problems = []
     if set(rows) != set(PRESETS):
-        problems.append(f"presets in README's table {sorted(rows)} != PRESETS {sorted(PRESETS)}")
+        problems.append(f"presets in the table {sorted(rows)} != PRESETS {sorted(PRESETS)}")
     for preset, cell in rows.items():
         book = rulebook_of(preset)
         if book is None:
@@ -74,7 +82,7 @@ def table_disagreements(readme: str) -> list[str]:
             else said[1] == book.id and said[2] is not None
         )
         if not ok:
-            problems.append(f"README says `{preset}` | {cell}; RULEBOOKS says {want}")
+            problems.append(f"the table says `{preset}` | {cell}; RULEBOOKS says {want}")
     return problems
 
 
@@ -134,22 +142,35 @@ def test_ids_in_code_comments_and_docstrings_are_rulebooks():
     assert "000" in seen, "no id found at all: is the pattern broken?"
 
 
-def test_ids_in_readme_are_rulebooks_and_defined_with_their_titles():
-    text = README.read_text()
-    unknown = sorted(set(ids_in(text)) - set(RULEBOOKS))
-    assert not unknown, f"README mentions rulebooks {unknown}, not in RULEBOOKS"
-    flat = " ".join(text.split())
+def test_ids_in_readme_and_docs_are_rulebooks():
+    for page in PAGES:
+        unknown = sorted(set(ids_in(page.read_text())) - set(RULEBOOKS))
+        assert not unknown, f"{page.name} mentions rulebooks {unknown}, not in RULEBOOKS"
+
+
+def test_the_rules_page_defines_every_rulebook_with_its_title():
+    flat = " ".join(RULES_PAGE.read_text().split())
     for book in RULEBOOKS.values():
         assert f"**{book.id}** {book.title}" in flat, (
-            f"README does not define {book.id} as {book.title!r}"
+            f"docs/rules.md does not define {book.id} as {book.title!r}"
         )
 
 
-# -- README's presets table and the PRESETS comments --
+# -- the presets tables and the PRESETS comments --
 
 
-def test_readme_presets_table_agrees_with_rulebooks():
-    assert table_disagreements(README.read_text()) == []
+def test_rules_page_presets_table_agrees_with_rulebooks():
+    assert table_disagreements(RULES_PAGE.read_text()) == []
+
+
+def test_readme_presets_agree_with_the_rules_page():
+    """The README's short table (no rulebook column): same presets, passes and covering pair."""
+    short = presets_rows(README.read_text(), second="passes")
+    full = presets_rows(RULES_PAGE.read_text())
+    assert set(short) == set(PRESETS)
+    for preset, (passes, covering, _stock) in short.items():
+        assert full[preset][1].startswith(passes), (preset, passes, full[preset][1])
+        assert full[preset][2] == covering, (preset, covering, full[preset][2])
 
 
 @pytest.mark.parametrize(
@@ -162,8 +183,8 @@ def test_readme_presets_table_agrees_with_rulebooks():
         ("| `msc` | msc |", "| `msc` | 004 |"),
     ],
 )
-def test_a_wrong_readme_row_is_caught(row, wrong):
-    text = README.read_text()
+def test_a_wrong_row_is_caught(row, wrong):
+    text = RULES_PAGE.read_text()
     assert row in text
     problems = table_disagreements(text.replace(row, wrong))
     assert len(problems) == 1, problems
