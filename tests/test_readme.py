@@ -179,6 +179,17 @@ def table_rows(markdown: str) -> list[list[str]]:
     return [r[:-2] for r in rows]
 
 
+def test_the_docs_show_the_readme_table_itself():
+    """docs/results.md includes the README's checked table between its markers, not a copy."""
+    readme = README.read_text()
+    start, end = "<!-- relaxed-table:start -->", "<!-- relaxed-table:end -->"
+    table = readme[readme.index(start) : readme.index(end)]
+    assert readme.index("## The benchmark") < readme.index(start)
+    assert len(table_rows(table)) >= 10 and table_rows(table)[-1][0] == "| solver"
+    results = (ROOT / "docs" / "results.md").read_text()
+    assert f":start-after: {start}\n:end-before: {end}" in results
+
+
 def test_the_main_job_runs_as_written_and_gives_the_readme_table(tmp_path):
     # A fresh copy of the repo (the files git tracks, as a clone has them) and a fresh venv: the
     # README's first command, exactly as written. The table must equal the README's.

@@ -156,6 +156,15 @@ def test_the_rules_page_defines_every_rulebook_with_its_title():
         )
 
 
+def test_the_rules_page_gives_each_rulebook_in_our_words():
+    """docs/rules.md lists each rulebook with its presets and its note, as RULEBOOKS has them."""
+    flat = " ".join(RULES_PAGE.read_text().split())
+    for book in RULEBOOKS.values():
+        presets = ", ".join(f"`{p}`" for p in book.presets)
+        entry = f"- **{book.id}**, {book.title} ({presets}): {book.note}."
+        assert entry in flat, f"docs/rules.md: no entry {entry!r}"
+
+
 # -- the presets tables and the PRESETS comments --
 
 
