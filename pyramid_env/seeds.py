@@ -31,7 +31,7 @@ from functools import cache
 from importlib import resources
 
 from pyramid_env.engine.deal import MAX_DEAL
-from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.errors import PyramidError, describe, shorten
 
 SEED_SETS: dict[str, range] = {
     "test": range(0, 2_000),
@@ -39,8 +39,10 @@ SEED_SETS: dict[str, range] = {
     "train": range(1_000_000, 2**63),
 }
 LABELLED = ("val", "test")
-_SLICE = re.compile(r"^(\w+)\[(-?\d*):(-?\d*)\]$")
-_SPAN = re.compile(r"^(\d+)-(\d+)$")
+# ASCII digits only: int() would take "٥" and "5_000", which no one types for a deal number.
+_SLICE = re.compile(r"^(\w+)\[(-?\d*):(-?\d*)\]$", re.ASCII)
+_SPAN = re.compile(r"^(\d+)-(\d+)$", re.ASCII)
+_LIST = re.compile(r"^\s*[+-]?\d+\s*(,\s*[+-]?\d+\s*)*$", re.ASCII)
 
 
 DEALS = MAX_DEAL + 1  # deal numbers are 0 .. 2**64 - 1 (pyramid_env.engine.deal)
@@ -84,18 +86,17 @@ def seed_set(
             raise PyramidError(f"{field}: deal numbers repeated: {twice} (each deal once)")
     else:
         raise PyramidError(
-            f"{field}={spec!r} ({type(spec).__name__}): give {_SPEC_HELP}, a range or a list "
-            "of deal numbers"
+            f"{field}={describe(spec)}: give {_SPEC_HELP}, a range or a list of deal numbers"
         )
     if len(deals) == 0:
-        raise PyramidError(f"{field}={spec!r} selects no deal")
+        raise PyramidError(f"{field}={shorten(spec)} selects no deal")
     return deals
 
 
 def _deal_number(x: object, field: str) -> int:
     """One deal number of a list spec, checked (numpy integers accepted, bools refused)."""
     if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise PyramidError(f"{field}: {x!r} ({type(x).__name__}) is not a deal number (an int)")
+        raise PyramidError(f"{field}: {describe(x)} is not a deal number (an int)")
     if not 0 <= int(x) < DEALS:
         raise PyramidError(f"{field}: deal number {x} is out of range 0..2**64-1")
     return int(x)
@@ -107,7 +108,8 @@ def _parse(spec: str, field: str) -> range | list[int]:
     name = m.group(1) if m else text
     if m or name.isalpha():
         if name not in SEED_SETS:
-            raise PyramidError(f"{field}: unknown seed set {name!r}: one of {', '.join(SEED_SETS)}")
+            known = ", ".join(SEED_SETS)
+            raise PyramidError(f"{field}: unknown seed set {shorten(name)}: one of {known}")
         whole = SEED_SETS[name]
         if not m:
             return whole
@@ -115,23 +117,26 @@ def _parse(spec: str, field: str) -> range | list[int]:
         part = whole[lo:hi]
         if len(part) == 0:
             raise PyramidError(
-                f"{field}: seed spec {spec!r} selects no deal: {name} has {len(whole):,} deals, "
-                f"numbered {whole[0]}..{whole[-1]}; the slice counts from 0 within it"
+                f"{field}: seed spec {shorten(spec)} selects no deal: {name} has "
+                f"{len(whole):,} deals, numbered {whole[0]}..{whole[-1]}; the slice counts from 0 "
+                "within it"
             )
         return part
     m = _SPAN.match(text)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if hi < lo:
-            raise PyramidError(f"{field}: seed span {text!r} ends before it starts")
+            raise PyramidError(f"{field}: seed span {shorten(text)} ends before it starts")
         if hi >= DEALS:
-            raise PyramidError(f"{field}: seed span {text!r}: deal numbers end at 2**64-1")
+            raise PyramidError(f"{field}: seed span {shorten(text)}: deal numbers end at 2**64-1")
+        if hi - lo + 1 > sys.maxsize:  # len() of the range would overflow
+            raise PyramidError(
+                f"{field}: seed span {shorten(text)} has {hi - lo + 1:,} deals; at most 2**63-1"
+            )
         return range(lo, hi + 1)
-    try:
-        numbers_ = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise PyramidError(f"bad seed spec {spec!r} for {field}: {_SPEC_HELP}") from None
-    return seed_set(numbers_, field)
+    if not _LIST.match(text):
+        raise PyramidError(f"bad seed spec {shorten(spec)} for {field}: {_SPEC_HELP}")
+    return seed_set([int(x) for x in text.split(",")], field)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramid_env.engine.cards import CARD_NAMES, CardError, format_card, parse_card
-from pyramid_env.engine.errors import describe, is_int
+from pyramid_env.engine.errors import describe, is_int, shorten
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = MASK64  # deal numbers are 64-bit seeds: 0 <= n <= 2**64 - 1
@@ -162,7 +162,7 @@ def decode_code(code: str) -> tuple[int, ...]:
     if not isinstance(code, str):
         raise CardError(f"deal code {describe(code)} must be text, like {CODE_PREFIX + '...'!r}")
     text = code.strip()
-    shown = _shown(code)
+    shown = shorten(code)
     prefix = text[: len(CODE_PREFIX)]
     if prefix not in _CHECKS:
         raise CardError(
@@ -195,13 +195,6 @@ def decode_code(code: str) -> tuple[int, ...]:
         lehmer.append(d)
     remaining = list(range(52))
     return tuple(remaining.pop(i) for i in reversed(lehmer))
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """``repr(text)``, cut to ``limit`` characters: an error never echoes megabytes of input."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,7 +381,7 @@ def to_deal(spec: DealLike) -> Deal:
         if _NUMBER.fullmatch(text):
             return deal(int(text))
         if len(text.replace(",", " ").split()) == 1:
-            raise CardError(f"deal {_shown(spec)} is not {_KINDS}")
+            raise CardError(f"deal {shorten(spec)} is not {_KINDS}")
         return Deal(parse_cards(text))
     unordered = isinstance(spec, (Mapping, Set))  # their order is not a deal order
     if isinstance(spec, (bool, bytes, bytearray)) or unordered or not isinstance(spec, Iterable):

@@ -29,9 +29,23 @@ class IllegalMove(PyramidError):
     """A move that the rules do not allow here; the message says why."""
 
 
-def describe(value: object) -> str:
-    """``repr`` of a value with its type where the repr alone could mislead (``'5'`` vs 5)."""
-    return f"{value!r} ({type(value).__name__})"
+def describe(value: object, limit: int = 80) -> str:
+    """``repr`` of a value with its type where the repr alone could mislead (``'5'`` vs 5).
+
+    A repr longer than ``limit`` is cut, with its length: a message never echoes megabytes.
+    """
+    return f"{shorten(value, limit)} ({type(value).__name__})"
+
+
+def shorten(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters with the full length said when longer."""
+    try:
+        text = repr(value)
+    except RecursionError:  # a structure nested thousands deep
+        return f"<a {type(value).__name__} nested too deeply to show>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def is_int(value: object) -> bool:
@@ -60,6 +74,7 @@ def as_int(value: object, field: str, allowed: str, error: type[PyramidError]) -
 
 __all__ = [
     "CardError", "IllegalMove", "PyramidError", "RulesError", "as_int", "describe", "is_int",
+    "shorten",
 ]  # fmt: skip
 
 
@@ -86,7 +101,9 @@ def check_file_fields(
         raise CardError(f"{kind} {describe(data)} must be a dict, as {writer} writes")
     got, number = data.get("format"), data.get("version")
     if got != fmt or not is_int(number) or number != version:
-        raise CardError(f"not a {fmt} v{version} {noun}: format={got!r}, version={number!r}")
+        raise CardError(
+            f"not a {fmt} v{version} {noun}: format={shorten(got)}, version={shorten(number)}"
+        )
     unknown = sorted(repr(k) for k in set(data) - set(fields))
     if unknown:
         raise CardError(

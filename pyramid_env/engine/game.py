@@ -26,6 +26,7 @@ from pyramid_env.engine.errors import (
     describe,
     is_int,
 )
+from pyramid_env.engine.files import read_json, write_atomic
 from pyramid_env.engine.hint import hint
 from pyramid_env.engine.moves import MOVES, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_board, parse_move
@@ -314,22 +315,19 @@ class Game:
         return game
 
     def save(self, path: str | Path) -> None:
-        """Write the save as JSON to ``path``."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        """Write the save as JSON to ``path``, whole or not at all (an older save survives)."""
+        write_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Game:
         """Read a save written by :meth:`save`.
 
         Raises:
-            CardError: the file is not JSON, or not a valid save (see :meth:`from_dict`).
-            RulesError, IllegalMove: as :meth:`from_dict`. OSError: the file cannot be read.
+            CardError: no such file, not a file, too large, not JSON (or nested too deeply), or
+                not a valid save (see :meth:`from_dict`). RulesError, IllegalMove: as
+                :meth:`from_dict`. OSError: the file cannot be read.
         """
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise CardError(f"save file {str(path)!r} is not JSON: {err}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(path, "save"))
 
 
 _NUMBER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")

@@ -17,8 +17,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pyramid_env.engine.errors import RulesError, as_int, describe
+from pyramid_env.engine.errors import RulesError, as_int, describe, shorten
 from pyramid_env.engine.primitives import Knobs
+
+MAX_PASSES = 255
+"""The most passes a rule set may allow (besides unlimited): the observation's byte."""
+MAX_UNDO_LIMIT = 1_000_000
+"""The longest undo history a rule set may keep (besides all of it)."""
+MAX_POINTS = 10**9
+"""The largest score parameter, either sign: scores stay exact in the vector env's arrays."""
 
 
 class StockPlay(StrEnum):
@@ -63,7 +70,8 @@ class Scoring:
     of 004, which does not say).
 
     The per-card points and the clear bonus are integers; the win bonus and its rates are any
-    finite numbers (stored as ``float``). Numpy numbers are accepted and stored as Python ones.
+    numbers (stored as ``float``); all within ``-10**9..10**9`` (:data:`MAX_POINTS`), so a score
+    fits the vector env's arrays exactly. Numpy numbers are accepted and stored as Python ones.
     """
 
     pyramid_card: int = 10
@@ -75,10 +83,12 @@ class Scoring:
 
     def __post_init__(self) -> None:
         """Type-check every field once, here, so a score can never be computed from a string."""
+        top = f"{MAX_POINTS:,}"
         for name in _INT_POINTS:
-            value = as_int(
-                getattr(self, name), f"rule scoring.{name}", "must be an int", RulesError
-            )
+            allowed = f"must be an int in -{top}..{top}"
+            value = as_int(getattr(self, name), f"rule scoring.{name}", allowed, RulesError)
+            if abs(value) > MAX_POINTS:
+                raise RulesError(f"rule scoring.{name}={shorten(value)} {allowed}")
             object.__setattr__(self, name, value)
         for name in _REAL_POINTS:
             value = getattr(self, name)
@@ -86,8 +96,12 @@ class Scoring:
                 isinstance(value, bool)
                 or not isinstance(value, numbers.Real)
                 or not math.isfinite(value)
+                or abs(value) > MAX_POINTS
             ):
-                raise RulesError(f"rule scoring.{name}={describe(value)} must be a finite number")
+                raise RulesError(
+                    f"rule scoring.{name}={describe(value)} must be a finite number in "
+                    f"-{top}..{top}"
+                )
             object.__setattr__(self, name, float(value))
 
 
@@ -110,7 +124,8 @@ class Rules:
             unchanged; a preset changed by :func:`get_rules` is named with its changes
             (``"msc passes=1"``); any other non-empty text names a rule set of your own.
         passes: trips through the stock allowed (recycles allowed = ``passes - 1``); an int
-            ``>= 1``, or ``None`` for unlimited.
+            in ``1..255`` (:data:`MAX_PASSES`: the observation holds the recycles left in a
+            byte, 255 meaning unlimited), or ``None`` for unlimited.
         covering_pair: a card may be removed with the one card still covering it (000). A bool.
         stock_play: which stock cards are in play; a :class:`StockPlay` or its value.
         waste_start: cards turned onto the waste by the deal itself (0, or 1 in 002).
@@ -120,8 +135,8 @@ class Rules:
             removal now and no stock or waste card that could ever help). Otherwise it ends only
             when no action at all is left. The test itself is always available as a query.
         scoring: a :class:`Scoring`, or a dict of its fields.
-        undo_limit: how many of the last actions can be undone, an int ``>= 0``; ``None`` for
-            all.
+        undo_limit: how many of the last actions can be undone, an int in ``0..1,000,000``
+            (:data:`MAX_UNDO_LIMIT`); ``None`` for all.
         undo_moves: a :class:`UndoMoves` or its value.
     """
 
@@ -148,7 +163,7 @@ class Rules:
         put = object.__setattr__
         if not isinstance(self.name, str) or not self.name.strip():
             raise RulesError(f"rule name={describe(self.name)} must be a non-empty str")
-        put(self, "passes", _count("passes", self.passes, 1, "unlimited passes"))
+        put(self, "passes", _count("passes", self.passes, 1, "unlimited passes", MAX_PASSES))
         for knob in ("covering_pair", "dead_deal_ends_game"):
             put(self, knob, _flag(knob, getattr(self, knob)))
         for knob, enum in _ENUMS.items():
@@ -156,7 +171,9 @@ class Rules:
         put(self, "waste_start", _one_of("waste_start", self.waste_start, (0, 1)))
         put(self, "draw_count", _one_of("draw_count", self.draw_count, (1, 3)))
         put(self, "scoring", _scoring(self.scoring))
-        put(self, "undo_limit", _count("undo_limit", self.undo_limit, 0, "no limit"))
+        put(
+            self, "undo_limit", _count("undo_limit", self.undo_limit, 0, "no limit", MAX_UNDO_LIMIT)
+        )
         _check_name(self)
 
     @property
@@ -278,14 +295,14 @@ def _check_knobs(names: Iterable[Any]) -> None:
         raise RulesError(f"unknown rule {', '.join(unknown)}; known: {', '.join(KNOBS)}")
 
 
-def _count(knob: str, value: Any, low: int, none: str) -> int | None:
-    """An int knob ``>= low``, or ``None`` (which means ``none``)."""
+def _count(knob: str, value: Any, low: int, none: str, high: int) -> int | None:
+    """An int knob in ``low..high``, or ``None`` (which means ``none``)."""
     if value is None:
         return None
-    allowed = f"must be an int >= {low}, or None for {none}"
+    allowed = f"must be an int in {low}..{high:,}, or None for {none}"
     number = as_int(value, f"rule {knob}", allowed, RulesError)
-    if number < low:
-        raise RulesError(f"rule {knob}={number} {allowed}")
+    if not low <= number <= high:
+        raise RulesError(f"rule {knob}={shorten(number)} {allowed}")
     return number
 
 

@@ -60,6 +60,8 @@ def action_id(value: Any, name: str = "action") -> int:
             value = int(value)
         elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
             value = int(value)  # numpy integers are Integral; numpy bools are not
+        elif _integer_scalar(value):  # a 0-d torch tensor, as the vector env takes it
+            value = int(np.asarray(value))
         else:
             raise PyramidError(
                 f"{name} {describe(value)} is not an action id: expected an integer "
@@ -68,6 +70,17 @@ def action_id(value: Any, name: str = "action") -> int:
     if not 0 <= value < N_ACTIONS:
         raise PyramidError(f"{name} {value} is out of range 0..{N_ACTIONS - 1}")
     return value
+
+
+def _integer_scalar(value: Any) -> bool:
+    """An array-like 0-d integer (a torch or jax scalar tensor): numpy reads it as one id."""
+    if isinstance(value, str | bytes) or not hasattr(value, "__array__"):
+        return False
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError, RuntimeError):  # cannot be read as an array: not an id
+        return False
+    return arr.shape == () and arr.dtype.kind in "iu"
 
 
 def decode(action: int) -> Move:

@@ -37,6 +37,8 @@ OBS_MODES = ("dict", "flat", "onehot", "counts", "pettingzoo", "rllib")
 REWARDS = ("cards", "win", "score")
 DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
 RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
+MAX_STEPS = 10**9  # the top of max_steps and max_idle_passes: counters are int64 arrays
+MAX_ENVS = 1_000_000  # the most games of a vector env
 
 
 # -- input checks: each normalises a value once, here at the boundary, or raises PyramidError ----
@@ -73,16 +75,17 @@ def check_choice(name: str, value: Any, allowed: tuple[str | None, ...]) -> Any:
 
 
 def check_seed(seed: Any) -> Any:
-    """A reset seed as Gymnasium takes it: numpy integers become ints, bools are refused.
+    """A reset seed: ``None``, or an integer >= 0 (numpy integers become ints).
 
-    Anything else is left to Gymnasium's own check (``gymnasium.error.Error`` for a negative or
-    non-integer seed), so the env refuses exactly what Gymnasium refuses.
+    What Gymnasium takes, checked here so a bad seed is our error, naming it, like every other
+    input (a bool, a float, a negative number; Gymnasium's own would be ``gymnasium.error``).
+
+    Raises:
+        PyramidError: anything else.
     """
-    if isinstance(seed, bool | np.bool_):
-        raise PyramidError(f"seed={seed!r} (bool): expected an integer >= 0 or None")
-    if isinstance(seed, numbers.Integral):
-        return int(seed)
-    return seed
+    if seed is None:
+        return None
+    return check_int("seed", seed, 0)
 
 
 def unknown_arguments(names: Any, own: tuple[str, ...], where: str) -> None:
@@ -289,7 +292,9 @@ class PyramidEnv(gym.Env):
     ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
     ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000),
     ``max_idle_passes`` (default 2; ``None`` never truncates on idle passes), ``obs_mode``,
-    ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``,
+    ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``, (``max_steps``,
+    ``max_idle_passes`` and ``illegal_reward`` up to 10**9; the rule knobs' ranges are in
+    :class:`~pyramid_env.engine.rules.Rules`: ``passes`` up to 255, which the observation holds),
     ``terminate_on_dead``, ``render_mode`` (``"ansi"``; with the ``render`` extra ``"rgb_array"``,
     a picture usable with ``RecordVideo``, and ``"human"``, a window), and rule knobs as keywords
     (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
@@ -356,15 +361,17 @@ class PyramidEnv(gym.Env):
         self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ("penalty", "raise"))
         render_mode = check_choice("render_mode", render_mode, (None, "ansi", "rgb_array", "human"))
-        self.max_steps = check_int("max_steps", max_steps, 1)
+        self.max_steps = check_int("max_steps", max_steps, 1, MAX_STEPS, "10**9")
         if max_idle_passes is not None:
-            max_idle_passes = check_int("max_idle_passes", max_idle_passes, 1)
+            max_idle_passes = check_int("max_idle_passes", max_idle_passes, 1, MAX_STEPS, "10**9")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
             raise PyramidError(
                 f"illegal_reward={describe(illegal_reward)}: expected a finite real number"
             )
-        if not math.isfinite(illegal_reward):
-            raise PyramidError(f"illegal_reward={illegal_reward!r}: expected a finite number")
+        if not math.isfinite(illegal_reward) or abs(illegal_reward) > MAX_STEPS:
+            raise PyramidError(
+                f"illegal_reward={illegal_reward!r}: expected a finite number in -10**9..10**9"
+            )
         if not isinstance(terminate_on_dead, bool | np.bool_):
             raise PyramidError(
                 f"terminate_on_dead={describe(terminate_on_dead)}: expected True or False"
@@ -402,7 +409,7 @@ class PyramidEnv(gym.Env):
         Raises:
             PyramidError: an unknown option key, more than one deal option, or a value that is
                 not a deal of that kind (checked before anything changes: the env stays as it
-                was). A negative or non-integer ``seed`` raises Gymnasium's own error.
+                was), or a ``seed`` that is not None or an integer >= 0.
         """
         key, value = check_options(options)
         chosen = None if key is None else check_deal_option(key, value, f"options[{key!r}]")

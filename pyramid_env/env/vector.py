@@ -22,7 +22,7 @@ step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seede
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,8 @@ from pyramid_env.env.actions import N_ACTIONS, action_id
 from pyramid_env.env.batch import Batch, is_over, popcount
 from pyramid_env.env.pyramid_env import (
     ENV_ARGS,
+    MAX_ENVS,
+    MAX_STEPS,
     PyramidEnv,
     check_deal_option,
     check_int,
@@ -99,14 +101,14 @@ class PyramidVectorEnv(VectorEnv):
         ``PyramidEnv`` would.
 
         Raises:
-            PyramidError: as :class:`PyramidEnv`; also a ``num_envs`` that is not an int >= 1
-                and ``render_mode="human"`` (no window per game).
+            PyramidError: as :class:`PyramidEnv`; also a ``num_envs`` that is not an int in
+                1..1,000,000, and ``render_mode="human"`` (no window per game).
         """
-        num_envs = check_int("num_envs", num_envs, 1)
+        num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS, f"{MAX_ENVS:,}")
         unknown_arguments(kwargs, (*ENV_ARGS, "max_episode_steps"), "PyramidVectorEnv")
         limit = kwargs.pop("max_episode_steps", None)
         if limit is not None:
-            limit = check_int("max_episode_steps", limit, 1)
+            limit = check_int("max_episode_steps", limit, 1, MAX_STEPS, "10**9")
         modes = (None, *self.metadata["render_modes"])  # no "human": no window per game
         if kwargs.get("render_mode") == "human":
             raise PyramidError(f"render_mode='human' is not one of {modes} for a vector env")
@@ -150,42 +152,50 @@ class PyramidVectorEnv(VectorEnv):
         """Reset every game; ``options={"deal": [n0, n1, ...]}`` chooses the deals.
 
         ``options`` takes one of ``"deal"``, ``"code"`` or ``"cards"`` as a list with one entry
-        per game, each as :meth:`PyramidEnv.reset` takes it. ``seed``: an int (game ``i`` gets
-        ``seed + i``) or a list of ``num_envs`` ints or Nones.
+        per game, each as :meth:`PyramidEnv.reset` takes it, and Gymnasium's ``"reset_mask"``
+        (a bool array, one per game: reset only those; see :meth:`_reset_mask`). ``seed``: an
+        int (game ``i`` gets ``seed + i``) or a list of ``num_envs`` ints or Nones.
 
         Raises:
-            PyramidError: an unknown option, a list of the wrong length or a bad entry, named;
-                checked before anything changes. A negative or non-integer seed raises
-                Gymnasium's own error.
+            PyramidError: an unknown option, a list of the wrong length or a bad entry, a bad
+                mask, a seed that is not an int >= 0, named; checked before anything changes.
         """
         n = self.num_envs
+        options, resetting = self._reset_mask(options)
         key, values = check_options(options)
         deals: list[Deal | None] = [None] * n
         if key is not None:
             where = f"options[{key!r}]"
             per_game(where, values, n)
-            deals = [check_deal_option(key, v, f"{where}[{i}]") for i, v in enumerate(values)]
+            deals = [
+                check_deal_option(key, v, f"{where}[{i}]") if resetting[i] else None
+                for i, v in enumerate(values)
+            ]
         if isinstance(seed, list | tuple | np.ndarray):
             per_game("seed", seed, n)
             seeds = [None if s is None else check_seed(s) for s in seed]
         else:
             seed = check_seed(seed)
             seeds = [None if seed is None else seed + i for i in range(n)]
+        seeds = [s if resetting[i] else None for i, s in enumerate(seeds)]
         # Gymnasium checks each seed; all of them before any game changes.
         rngs = [
             np_random(s)[0] if s is not None or self._rngs[i] is None else self._rngs[i]
             for i, s in enumerate(seeds)
         ]
         self._rngs = rngs
-        for i in range(n):
+        for i in np.flatnonzero(resetting):
             if seeds[i] is not None:
                 self._seeds[i] = seeds[i]
             self._reset_one(i, deals[i])
-        self._seen = self._games.face_up()
-        self._ended[:] = False
+        self._seen = np.where(resetting, self._games.face_up(), self._seen)
+        self._ended &= ~resetting
         self._update()
         mask = self.action_masks()
-        return self._obs(mask), self._infos(mask)
+        infos = self._infos(mask)
+        for k in [k for k in infos if k.startswith("_")]:  # Gymnasium: infos of the games reset
+            infos[k] = resetting.copy()
+        return self._obs(mask), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (ignored for a game being autoreset).
@@ -289,10 +299,37 @@ class PyramidVectorEnv(VectorEnv):
             return draw(self._state(i), known=known)
 
         if index is not None:
-            return frame(index)
+            return frame(check_int("index", index, 0, self.num_envs - 1))
         return tuple(frame(i) for i in range(self.num_envs))
 
     # -- helpers -----------------------------------------------------------------------------------
+    def _reset_mask(self, options: Any) -> tuple[Any, np.ndarray]:
+        """``options`` without ``"reset_mask"``, and which games to reset (all, without one).
+
+        Gymnasium's partial reset (``SyncVectorEnv`` takes it too): ``reset_mask``, a bool array
+        of shape ``(num_envs,)`` with at least one True, resets those games only; the others
+        keep their positions, and the infos' ``_key`` masks mark the games reset.
+
+        Raises:
+            PyramidError: a mask of another type, dtype or shape, or one with no True.
+        """
+        n = self.num_envs
+        if not isinstance(options, Mapping) or "reset_mask" not in options:
+            return options, np.ones(n, bool)
+        if self._deals[0] is None:
+            raise PyramidError("options['reset_mask']: reset every game first (reset())")
+        options = dict(options)
+        m = options.pop("reset_mask")
+        if not isinstance(m, np.ndarray) or m.dtype != np.bool_ or m.shape != (n,):
+            what = f"of dtype {m.dtype} and shape {m.shape}" if isinstance(m, np.ndarray) else ""
+            raise PyramidError(
+                f"options['reset_mask']={short(m)} {what}: expected a numpy bool array of shape "
+                f"({n},), True for each game to reset"
+            )
+        if not m.any():
+            raise PyramidError("options['reset_mask'] has no True: no game to reset")
+        return options or None, m.copy()
+
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` off the fast path: checked, as an integer array of shape ``(num_envs,)``.
 

@@ -115,8 +115,8 @@ def solve(
         target: what to solve.
         rules: preset name or ``Rules`` for a deal; default ``relaxed``.
         shortest: return a line with the fewest steps (draw, recycle and removal each count 1).
-        budget: give up (status ``unknown``) after expanding this many positions.
-        time_limit: give up (status ``unknown``) after this many seconds.
+        budget: give up (status ``unknown``) after expanding this many positions (0..10**12).
+        time_limit: give up (status ``unknown``) after this many seconds (> 0, up to 10**6).
         check: replay a winning line through the engine before returning it (an assertion).
         compiled: run the search in the numba kernel (:mod:`pyramid_env.solver.kernel`): the
             shortest search, and the verdict search where the stock is not free (under
@@ -128,6 +128,7 @@ def solve(
 
     Raises:
         ImportError: ``compiled=True`` without numba installed.
+        PyramidError: a bad deal, a budget or time limit out of range.
 
     Returns:
         A :class:`Solution`.

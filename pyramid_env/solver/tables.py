@@ -8,11 +8,13 @@ agents call.
 
 from __future__ import annotations
 
+import numbers
 import time
 
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
+from pyramid_env.engine.errors import PyramidError, describe, is_int
 from pyramid_env.engine.layout import BELOW_MASK, COVER_MASK, COVERED_BY, SLOTS
 from pyramid_env.engine.moves import MOVES
 
@@ -145,13 +147,37 @@ class Budget(Exception):
     """A search's position budget or time limit ran out."""
 
 
+MAX_BUDGET = 10**12  # positions: more than any search here runs in a day
+MAX_SECONDS = 10**6  # about 11 days
+
+
 class Limit:
     """A search's position budget and deadline; :meth:`tick` raises :class:`Budget` past them."""
 
     __slots__ = ("nodes", "budget", "deadline", "start")
 
     def __init__(self, budget: int | None, time_limit: float | None) -> None:
-        """Start the clock; ``None`` for no budget or no time limit."""
+        """Start the clock; ``None`` for no budget or no time limit.
+
+        Raises:
+            PyramidError: a budget that is not an int in 0..10**12 (0: only what needs no
+                search) or a time limit that is not a number of seconds in (0, 10**6] (a
+                negative number or nan would give up at once or never, unnoticed).
+        """
+        if budget is not None:
+            if not is_int(budget) or not 0 <= budget <= MAX_BUDGET:
+                raise PyramidError(f"budget={describe(budget)} must be an int in 0..10**12")
+            budget = int(budget)
+        if time_limit is not None:
+            if (
+                isinstance(time_limit, bool)
+                or not isinstance(time_limit, numbers.Real)
+                or not 0 < time_limit <= MAX_SECONDS  # False for nan
+            ):
+                raise PyramidError(
+                    f"time_limit={describe(time_limit)} must be seconds in (0, 10**6]"
+                )
+            time_limit = float(time_limit)
         self.nodes = 0
         self.budget = budget
         self.start = time.perf_counter()

@@ -486,8 +486,10 @@ def test_seeds_numpy_ints_count_bools_do_not():
     b, _ = PyramidEnv().reset(seed=9)
     assert same(a, b) and info["seed"] == 9 and type(info["seed"]) is int
     refused(PyramidEnv().reset, seed=True)
-    with pytest.raises(gym.error.Error):  # Gymnasium's own check, kept
-        PyramidEnv().reset(seed=1.5)
+    # Ours, naming the seed, where Gymnasium's would be gymnasium.error.Error.
+    for bad in (1.5, -1, "3"):
+        with pytest.raises(PyramidError, match="seed="):
+            PyramidEnv().reset(seed=bad)
 
 
 # -- finding 2: constructor arguments -----------------------------------------------------------
