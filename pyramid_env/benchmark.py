@@ -25,17 +25,23 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import importlib.util
+import io
 import json
 import math
 import os
 import platform
+import re
 import shutil
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from pyramid_env.agents import (
     BASELINES,
@@ -44,14 +50,19 @@ from pyramid_env.agents import (
     TRAINED_SEARCH,
     LookaheadAgent,
     MLPPolicy,
+    Turn,
     make_agent,
     shipped,
 )
-from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.deal import MAX_DEAL
+from pyramid_env.engine.errors import PyramidError, describe, shorten
+from pyramid_env.engine.files import read_json, read_text, write_atomic
 from pyramid_env.engine.rules import Rules, get_rules
-from pyramid_env.evaluation import MAX_DEALS, Report, evaluate
+from pyramid_env.env.actions import N_ACTIONS
+from pyramid_env.env.pyramid_env import MAX_STEPS, PyramidEnv
+from pyramid_env.evaluation import MAX_DEALS, Episode, Report, evaluate
 from pyramid_env.seeds import seed_set
-from pyramid_env.sweep import SETTINGS_FILE, Backend, check_backend
+from pyramid_env.sweep import MAX_WORKERS, SETTINGS_FILE, Backend, check_backend
 
 # The four kinds of agent, in table order, with what sets each apart (the note under the table
 # says it, so a reader does not compare a clairvoyant agent with the rest unawares).
@@ -62,6 +73,7 @@ KINDS: dict[str, str] = {
     "clairvoyant": "reads the stock order: the ceiling",
 }
 FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
+MAX_REPLAYS = 1000  # pages per agent: each is a deal played again and solved position by position
 RUN_FILE = "run.json"  # the settings of the run that wrote the folder, for --resume
 
 
@@ -177,14 +189,20 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
     ]
     for s in summaries:
         cpu = s.get("cpu_per_deal", math.nan)
+        norm = _figure(s["solver_normalised"], ".1%")  # n/a: no deal of the set is winnable
+        span = "n/a" if norm == "n/a" else f"{s['norm_ci_low']:.1%} – {s['norm_ci_high']:.1%}"
         lines.append(
             f"| {s['agent']} | {_kind(s)} | {s['observe_stock']} | {s['win_rate']:.1%} | "
-            f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | "
-            f"{s['solver_normalised']:.1%} | {s['norm_ci_low']:.1%} – {s['norm_ci_high']:.1%} | "
-            f"{s['cards_left']:.2f} | {s['moves_won']:.0f} | {1000 * cpu:.1f} ms | "
-            f"{s['seconds']:.0f} s |"
+            f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | {norm} | {span} | "
+            f"{_figure(s['cards_left'], '.2f')} | {_figure(s['moves_won'], '.0f')} | "
+            f"{_figure(1000 * cpu, '.1f')} ms | {s['seconds']:.0f} s |"
         )
     return "\n".join(lines)
+
+
+def _figure(value: float, spec: str) -> str:
+    """``value`` formatted, or ``n/a`` where there is none (a mean over no won deal: nan)."""
+    return "n/a" if math.isnan(value) else format(value, spec)
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -347,12 +365,18 @@ def _is_known(name: str) -> bool:
     return name.endswith(".npz") and Path(name).is_file()
 
 
+def _from_file(name: str) -> bool:
+    """An agent read from a file: a user's .npz or a shipped network."""
+    return name.endswith(".npz") or name in _shipped_meta()
+
+
 def _make_agents(names: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Every named agent built now, before any deal is played.
 
     An unknown name is an error (a typo: nothing runs). An agent whose file exists but cannot
-    be used (a damaged or missing shipped file, a .npz that is not a policy) is skipped with the
-    reason, so one bad file does not cost the rest of the table.
+    be used (a damaged or missing shipped file, a .npz that is empty, corrupted or not a
+    policy) is skipped with the reason, naming the file, so one bad file does not cost the rest
+    of the table.
     """
     made: dict[str, Any] = {}
     skipped: list[tuple[str, str]] = []
@@ -363,7 +387,91 @@ def _make_agents(names: list[str]) -> tuple[dict[str, Any], list[tuple[str, str]
             made[name] = make_agent(name)
         except PyramidError as err:
             skipped.append((name, str(err)))
+        except Exception as err:  # numpy and zlib raise anything on bad bytes
+            if not _from_file(name):
+                raise
+            skipped.append((name, _file_error(name, err)))
     return made, skipped
+
+
+def _file_error(name: str, err: BaseException) -> str:
+    """Why the agent file ``name`` cannot be used, naming it (numpy's own message names none)."""
+    return f"agent file {name!r} cannot be used ({type(err).__name__}: {shorten(str(err), 200)})"
+
+
+def _probe(agent: Any, name: str, rules: Rules, observe_stock: str, deal: int) -> None:
+    """One decision of an agent read from a file, on the run's first deal, before any work.
+
+    A network of the wrong shape (weights that do not fit the observation, a value network
+    given as a policy) otherwise fails mid-run, after other agents played, or worse, plays:
+    one output broadcast over 327 actions picks the first legal one every time.
+
+    Raises:
+        PyramidError: naming the file and what is wrong.
+    """
+    env = PyramidEnv(rules, **({"observe_stock": observe_stock} | agent.env_kwargs))
+    obs, _ = env.reset(options={"deal": deal})
+    if callable(getattr(agent, "logits", None)):
+        size = np.asarray(agent.logits(obs)).size
+        if size != N_ACTIONS:
+            hint = " (a value network?)" if size == 1 else ""
+            raise PyramidError(
+                f"agent file {name!r}: its network gives {size} outputs for an observation; a "
+                f"policy gives {N_ACTIONS}, one per action{hint}"
+            )
+    legal = env.legal_actions()
+    if legal:
+        turn = Turn(env.state, legal, env.known_stock(), obs)
+        action = agent.act(turn, np.random.default_rng(0))
+        if action not in legal:
+            raise PyramidError(
+                f"agent file {name!r}: chose action {action!r} on deal {deal}, not a legal one"
+            )
+
+
+def _labels(names: list[str]) -> dict[str, str]:
+    """The name each agent's rows go under: unique, so no result hides another.
+
+    A .npz plays under its file's stem, unless the stem is another agent's name (a user's
+    ``greedy.npz`` beside, or instead of, the baseline ``greedy``) or another file's stem: then
+    under its path as given.
+
+    Raises:
+        PyramidError: an agent given twice (the same name, or the same file by two paths).
+    """
+    known = {n for group in known_agents().values() for n in group} | set(names)
+    files = [n for n in names if n.endswith(".npz")]
+    stems = Counter(Path(n).stem for n in files)
+    labels: dict[str, str] = {}
+    seen: dict[Path, str] = {}
+    for name in names:
+        if name in labels:
+            raise PyramidError(f"agent {shorten(name)} is given twice in --agents")
+        if name not in files:
+            labels[name] = name
+            continue
+        where = Path(name).resolve()
+        if where in seen:
+            raise PyramidError(
+                f"agent file {name!r} is given twice in --agents (also as {seen[where]!r})"
+            )
+        seen[where] = name
+        stem = Path(name).stem
+        labels[name] = stem if stems[stem] == 1 and stem not in known else name
+    return labels
+
+
+def folder_name(label: str) -> str:
+    """The folder of an agent's chunks and pages: its label, or a slug of it and a hash.
+
+    A label of letters, digits, ``.``, ``_`` and ``-`` is used as it is; any other (a path) as
+    those characters and 8 hex digits of its hash, so two labels never share a folder (``a/b``
+    and ``a_b`` would, with ``/`` replaced).
+    """
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", label):
+        return label
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("._-")[-40:] or "agent"
+    return f"{slug}-{hashlib.sha256(label.encode()).hexdigest()[:8]}"
 
 
 def _writable(out: Path) -> None:
@@ -377,46 +485,256 @@ def _writable(out: Path) -> None:
         raise PyramidError(f"--out {str(out)!r} cannot be written: {err.strerror or err}") from err
 
 
-def _csv_value(text: str) -> Any:
-    """A summary value read back from benchmark.csv (numbers as numbers)."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+# -- the output folder as a store: every file written whole, every file checked when read -------
+SUMMARY_FIELDS = (
+    "agent", "kind", "rules", "observe_stock", "seeds", "deals", "wins", "win_rate", "ci_low",
+    "ci_high", "solver_winnable", "solver_unknown", "solver_normalised", "norm_ci_low",
+    "norm_ci_high", "cards_left", "moves", "moves_won", "truncated", "cpu_per_deal", "seconds",
+)  # fmt: skip
+EPISODE_FIELDS = (
+    "agent", "deal", "won", "pyramid_left", "moves", "steps", "truncated", "solver_won", "cpu",
+)  # fmt: skip
+VIEWS = ("seen", "full", "clairvoyant")
 
 
-def _previous(out: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
-    """The summaries a resumed run keeps: those of an earlier run with the same settings.
+def _cell(value: Any) -> str:
+    """A value as ``csv`` writes it (None as empty): what a stored cell must equal."""
+    return "" if value is None else str(value)
+
+
+def _csv_text(fields: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(fields), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def _read_csv(path: Path, fields: tuple[str, ...]) -> list[dict[str, str]]:
+    """The rows of one of the folder's CSV files; none if it is missing.
+
+    A last line without its newline (a write cut short by a full disk, in an older version)
+    is dropped, and so is any row of the wrong width: their agents play again.
 
     Raises:
-        PyramidError: the folder holds a run of other settings (mixing them would give a table
-            of incomparable rows), or no run at all.
+        PyramidError: a file that is not this CSV (another header, not text), named.
     """
+    if not path.exists():
+        return []
     try:
-        earlier = json.loads((out / RUN_FILE).read_text())
-        rows = []
-        if (out / "benchmark.csv").exists():  # none if stopped during the first agent
-            with open(out / "benchmark.csv", newline="") as f:
-                # A row cut short by a stop mid-write has missing (None) or extra fields: the
-                # agent did not finish, so it plays again.
-                rows = [
-                    {k: _csv_value(v) for k, v in row.items()}
-                    for row in csv.DictReader(f)
-                    if None not in row and None not in row.values()
-                ]
-    except (OSError, ValueError) as err:
+        text = read_text(path, path.name)
+    except (OSError, PyramidError) as err:
+        raise PyramidError(f"--resume: {err}; remove it, or run without --resume") from err
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]  # the cut line
+    reader = csv.DictReader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as err:
+        raise PyramidError(f"--resume: {path} is not a CSV file ({err})") from err
+    if rows and tuple(reader.fieldnames or ()) != fields:
+        raise PyramidError(
+            f"--resume: {path} has the columns {shorten(reader.fieldnames, 200)}, not those "
+            f"a benchmark writes ({', '.join(fields)}); remove it, or run without --resume"
+        )
+    return [r for r in rows if None not in r and None not in r.values()]
+
+
+_INT_TEXT = re.compile(r"-?[0-9]{1,20}")
+
+
+def _int_cell(text: str, low: int, high: int) -> int:
+    if not _INT_TEXT.fullmatch(text) or not low <= int(text) <= high:
+        raise ValueError(f"{shorten(text)} is not a whole number in {low}..{high:,}")
+    return int(text)
+
+
+def _bool_cell(text: str, none: bool = False) -> bool | None:
+    if none and text == "":
+        return None
+    if text not in ("True", "False"):
+        raise ValueError(f"{shorten(text)} is not True or False")
+    return text == "True"
+
+
+def _episode(row: dict[str, str], deals: set[int]) -> Episode:
+    """One row of episodes.csv, checked: each cell of its type, in its range, a deal of the run.
+
+    Raises:
+        ValueError: the first cell that is not.
+    """
+    deal = _int_cell(row["deal"], 0, MAX_DEAL)
+    if deal not in deals:
+        raise ValueError(f"deal {deal} is not one of the run's")
+    cpu = float(row["cpu"])
+    if not math.isfinite(cpu) or cpu < 0:
+        raise ValueError(f"cpu {shorten(row['cpu'])} is not a number of seconds")
+    return Episode(
+        deal,
+        bool(_bool_cell(row["won"])),
+        _int_cell(row["pyramid_left"], 0, 28),
+        _int_cell(row["moves"], 0, MAX_STEPS),
+        _int_cell(row["steps"], 0, MAX_STEPS),
+        bool(_bool_cell(row["truncated"])),
+        _bool_cell(row["solver_won"], none=True),
+        cpu=cpu,
+    )
+
+
+def _finished(
+    label: str,
+    row: dict[str, str],
+    episodes: list[dict[str, str]],
+    settings: dict[str, Any],
+    deals: list[int],
+    view: str | None,
+    kind: str | None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An agent's stored summary and episodes, checked against each other and the run.
+
+    Every episode must be a deal of the run, once, all of them, each cell in range; the summary
+    must be what those episodes give (so a cell changed by hand, ``pyramid_left`` 99 or
+    ``abc``, is caught), with the run's rules and deals, the agent's kind and stock view.
+
+    Returns:
+        The summary row and the episode rows, as a fresh run writes them.
+
+    Raises:
+        ValueError: what does not hold, for the warning.
+    """
+    eps = [_episode(e, set(deals)) for e in episodes]
+    if [e.deal for e in eps] != deals:
+        raise ValueError(f"{len(eps)} episodes of the run's {len(deals)} deals")
+    seconds = float(row["seconds"])
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"seconds {shorten(row['seconds'])} is not a time")
+    if row["kind"] not in KINDS or (kind is not None and row["kind"] != kind):
+        raise ValueError(f"kind {shorten(row['kind'])} is not {kind or 'a kind'}")
+    if row["observe_stock"] not in VIEWS or (view is not None and row["observe_stock"] != view):
+        raise ValueError(f"observe_stock {shorten(row['observe_stock'])} is not {view}")
+    report = Report(label, settings["rules"], row["observe_stock"], settings["seeds"], eps)
+    summary = {"agent": label, "kind": row["kind"]} | report.summary() | {"seconds": seconds}
+    for key in SUMMARY_FIELDS:
+        if key != "seconds" and _cell(summary[key]) != row[key]:
+            raise ValueError(f"{key} is {shorten(row[key])}, its episodes give {summary[key]}")
+    return summary, [{"agent": label} | e for e in report.rows()]
+
+
+class Store:
+    """The output folder: the agents' rows, kept in memory and written whole after each agent.
+
+    ``benchmark.csv`` (one row per agent) and ``episodes.csv`` are rewritten together, each
+    atomically (a temporary file, then a rename), episodes first: an agent is done once its
+    summary row is in ``benchmark.csv``, and then its episodes are there too. Rows are kept in
+    table order, so a resumed run writes the same files as an uninterrupted one.
+    """
+
+    def __init__(self, out: Path) -> None:
+        """An empty store of ``out``: :meth:`load` reads what a stopped run left."""
+        self.out = out
+        self.summaries: dict[str, dict[str, Any]] = {}
+        self.episodes: dict[str, list[dict[str, Any]]] = {}
+
+    def load(
+        self,
+        settings: dict[str, Any],
+        deals: list[int],
+        expect: dict[str, tuple[str | None, str | None]],
+    ) -> list[str]:
+        """Take the agents a stopped run finished, each checked; return why others play again.
+
+        Args:
+            settings: the run's settings (rules, seeds).
+            deals: the run's deals, in order.
+            expect: per label of this run, its stock view and kind (an earlier run's agent
+                not in this run is kept as it was written, checked against its episodes).
+        """
+        rows = _read_csv(self.out / "benchmark.csv", SUMMARY_FIELDS)
+        episodes: dict[str, list[dict[str, str]]] = {}
+        for e in _read_csv(self.out / "episodes.csv", EPISODE_FIELDS):
+            episodes.setdefault(e["agent"], []).append(e)
+        why = []
+        for row in rows:
+            label = row["agent"]
+            if label in self.summaries:
+                why.append(f"{label}: two rows in benchmark.csv")
+                continue
+            view, kind = expect.get(label, (None, None))
+            try:
+                summary, eps = _finished(
+                    label, row, episodes.get(label, []), settings, deals, view, kind
+                )
+            except (ValueError, KeyError) as err:
+                why.append(f"{label}: {shorten(str(err), 200)}")
+                continue
+            self.summaries[label], self.episodes[label] = summary, eps
+        return why
+
+    def add(self, label: str, summary: dict[str, Any], episodes: list[dict[str, Any]]) -> None:
+        """Record an agent's rows (:meth:`write` puts them in the files)."""
+        self.summaries[label], self.episodes[label] = summary, episodes
+
+    def order(self, labels: list[str]) -> list[str]:
+        """Every agent held, in table order: ``labels`` (this run's), by kind.
+
+        An agent an earlier run finished that is not among ``labels`` keeps its place: after
+        the agent its row followed, or first.
+        """
+        order = [a for a in labels if a in self.summaries]
+        before = None
+        for a in self.summaries:  # in the order the files held them, then as added
+            if a not in order:
+                order.insert(order.index(before) + 1 if before in order else 0, a)
+            before = a
+        kinds = list(KINDS)
+        return sorted(order, key=lambda a: kinds.index(self.summaries[a]["kind"]))
+
+    def write(self, labels: list[str]) -> None:
+        """Both CSV files, whole, in table order; episodes first (see the class docstring)."""
+        order = self.order(labels)
+        eps = [e for a in order for e in self.episodes[a]]
+        write_atomic(self.out / "episodes.csv", _csv_text(EPISODE_FIELDS, eps))
+        rows = [self.summaries[a] for a in order]
+        write_atomic(self.out / "benchmark.csv", _csv_text(SUMMARY_FIELDS, rows))
+
+
+def _read_settings(out: Path) -> dict[str, Any]:
+    """``run.json``: the settings of the run that wrote ``out``, checked.
+
+    Raises:
+        PyramidError: no such file, or not the settings a benchmark writes, naming it.
+    """
+    path = out / RUN_FILE
+    try:
+        earlier = read_json(path, "run settings")
+    except (OSError, PyramidError) as err:
         raise PyramidError(
             f"--resume: {out} holds no benchmark to resume ({err}); run without --resume"
         ) from err
-    if earlier != settings:
-        diff = {k: (earlier.get(k), v) for k, v in settings.items() if earlier.get(k) != v}
+    types = {"rules": str, "seeds": str, "deals": int, "observe_stock": str}
+    if (
+        not isinstance(earlier, dict)
+        or set(earlier) != set(types)
+        or not all(type(earlier[k]) is t for k, t in types.items())
+    ):
         raise PyramidError(
-            f"--resume: {out} holds a benchmark of other settings ({diff}: (then, now)); "
-            "use another --out, or run without --resume to start again"
+            f"--resume: {path} holds {describe(earlier)}, not a benchmark's settings (a dict "
+            f"of {', '.join(types)}); remove the folder, or run without --resume"
         )
-    return rows
+    return earlier
+
+
+def _clean(out: Path) -> None:
+    """Remove what a stop can leave: temporary files of writes cut short, the write probe."""
+    for stale in [*out.glob(".*.tmp"), *out.glob("*/*/.*.tmp"), out / ".write-test"]:
+        stale.unlink(missing_ok=True)
+
+
+def _view(agent: Any, observe_stock: str) -> str:
+    """What ``agent`` sees of the stock order in its rows (as ``evaluate`` reports it)."""
+    if getattr(agent, "clairvoyant", False):
+        return "clairvoyant"
+    return getattr(agent, "env_kwargs", {}).get("observe_stock", observe_stock)
 
 
 def run(
@@ -434,23 +752,29 @@ def run(
 ) -> list[dict[str, Any]]:
     """Evaluate each agent on the deals, write the outputs and return the summaries.
 
-    Every argument is checked and every agent built before any deal is played; the plan is
-    printed; then each agent's rows are appended to ``benchmark.csv`` and ``episodes.csv`` as
-    soon as it finishes (a run stopped half-way keeps what it did, and ``resume=True`` goes on
-    from there); then the table is printed once, with the note and the files.
+    Every argument is checked and every agent built (an agent read from a file makes one
+    decision) before any deal is played; the plan is printed; then each agent's rows are
+    written to ``benchmark.csv`` and ``episodes.csv`` as soon as it finishes, after its replay
+    pages (a run stopped at any moment keeps what it did, and ``resume=True`` goes on from
+    there, to the same files as a run never stopped); then the table is printed once, with the
+    note and the files. Every file is written whole or not at all (a temporary file, then a
+    rename).
 
     Args:
         rules: a preset name, or ``Rules`` (a preset changed by knobs: ``get_rules("msc",
             passes=2)``, named ``"msc passes=2"``).
         seeds: a seed-set spec, such as ``"test[:1000]"``.
         agents: agent names or .npz paths; default :func:`default_agents`. They run and are
-            tabled grouped by kind (:func:`by_kind`).
+            tabled grouped by kind (:func:`by_kind`). A .npz plays under its file's stem,
+            or under its path where the stem is another agent's name.
         observe_stock: ``"seen"`` or ``"full"``, what the non-trained agents see of the stock.
         out: the output folder; default ``results/benchmark/<rules name>`` (spaces as ``_``).
-        workers: processes per agent.
+        workers: processes per agent, 1 to :data:`~pyramid_env.sweep.MAX_WORKERS`.
         progress: show progress bars (needs tqdm, the ``bench`` extra).
-        resume: keep the agents an earlier run with the same settings finished in ``out``,
-            and the chunks of deals the agent it stopped in had finished.
+        resume: keep the agents an earlier run with the same settings finished in ``out``
+            (their rows checked: an agent whose rows do not hold up plays again), repair
+            their missing replay pages, and take up the chunks of deals the agent it stopped
+            in had finished. Agents of the earlier run not named now stay in the table.
         replays: for each agent, this many of the deals it lost that the solver wins are
             played again, kept and analysed: ``out/replays/<agent>/deal-<n>.html`` (the page,
             with the move after which the deal could no longer be won marked) and ``.json``
@@ -465,58 +789,98 @@ def run(
         One summary per agent (``Report.summary()`` with a ``kind``), in table order.
 
     Raises:
-        PyramidError: an unknown preset, seed spec or agent, a search agent the rules do not
-            allow, an output folder that cannot be written, or nothing to resume; all before
-            any work. An agent whose file is damaged is skipped with a warning instead.
+        PyramidError: an unknown preset, seed spec or agent, an agent given twice, a search
+            agent the rules do not allow, an output folder that cannot be written, or nothing
+            to resume; all before any work. An agent whose file is damaged is skipped with a
+            warning instead.
     """
     start = time.time()
     preset = get_rules(rules)  # an unknown preset fails here, before any work
     rules = preset.name  # from here on the rules travel as `preset`, named by `rules`
-    n = len(seed_set(seeds))
+    chosen = seed_set(seeds)
+    n = len(chosen)
     if n > MAX_DEALS:
         raise PyramidError(f"--seeds {seeds!r} has {n:,} deals; at most {MAX_DEALS:,}")
     if observe_stock not in ("seen", "full"):
-        raise PyramidError(f"--observe-stock {observe_stock!r}: one of seen, full")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise PyramidError(f"--workers {workers!r} must be an int >= 1")
+        raise PyramidError(f"--observe-stock {shorten(observe_stock)}: one of seen, full")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise PyramidError(
+            f"--workers {shorten(workers)} must be an int >= 1, at most {MAX_WORKERS}"
+        )
     where = check_backend(backend, workers, address)
-    if isinstance(replays, bool) or not isinstance(replays, int) or replays < 0:
-        raise PyramidError(f"--replays {replays!r} must be an int >= 0")
-    made, skipped = _make_agents(list(agents or default_agents(preset)))
-    names = by_kind(list(made))
-    for name in names:  # a search agent fails on its first move under other rules: fail now
+    if isinstance(replays, bool) or not isinstance(replays, int) or not 0 <= replays <= MAX_REPLAYS:
+        raise PyramidError(f"--replays {shorten(replays)} must be an int in 0..{MAX_REPLAYS:,}")
+    if out is not None and not str(out).strip():
+        raise PyramidError("--out '' names no folder: give one, or leave --out out for the default")
+    names = list(agents or default_agents(preset))
+    labels = _labels([x for x in names if isinstance(x, str)])
+    made, skipped = _make_agents(names)
+    for name in made:  # a search agent fails on its first move under other rules: fail now
         # A shipped search file plays as its kind's agent (a value network: lookahead).
         kind = (_meta(name) or {}).get("kind")
         searcher = SEARCH.get(name) or TRAINED_SEARCH.get(kind, LookaheadAgent)
         if agent_kind(name) == "search" and not searcher.supports(preset):
             raise PyramidError(f"{name} searches free-stock rules only, not {rules}")
+    for name in [x for x in made if _from_file(x)]:
+        try:
+            _probe(made[name], name, preset, observe_stock, chosen[0])
+        except Exception as err:  # any failure of a file's network: skip it
+            why = str(err) if isinstance(err, PyramidError) else _file_error(name, err)
+            skipped.append((name, why))
+            del made[name]
+    names = by_kind(list(made))
+    for name in names:
+        made[name].name = labels[name]  # the rows, the pages and the chunks go under it
     out = Path(out or Path("results") / "benchmark" / rules.replace(" ", "_"))
     _writable(out)
     settings = {"rules": rules, "seeds": seeds, "deals": n, "observe_stock": observe_stock}
-    done = {row["agent"]: row for row in _previous(out, settings)} if resume else {}
+    store = Store(out)
+    order = [labels[name] for name in names]
+    replay_again: list[str] = []
     if resume:
-        _keep_episodes(out / "episodes.csv", set(done))
+        earlier = _read_settings(out)
+        if earlier != settings:
+            diff = {k: (earlier.get(k), v) for k, v in settings.items() if earlier.get(k) != v}
+            raise PyramidError(
+                f"--resume: {out} holds a benchmark of other settings ({shorten(diff, 2000)}: "
+                "(then, now)); use another --out, or run without --resume to start again"
+            )
+        _clean(out)
+        expect = {labels[x]: (_view(made[x], observe_stock), agent_kind(x)) for x in names}
+        replay_again = store.load(settings, list(chosen), expect)
     print(plan(preset, seeds, names, observe_stock, out, where, replays), flush=True)
-    if done:
-        kept = [a for a in names if made[a].name in done]
-        print(f"  resumed      {', '.join(kept) or '(none)'} (from {out}/)")
+    if store.summaries:
+        print(f"  resumed      {', '.join(store.order(order))} (from {out}/)")
     for name, why in skipped:
         print(f"warning: skipping agent {name}: {why}", file=sys.stderr, flush=True)
+    for why in replay_again:
+        print(f"warning: rows of {why}: the agent plays again", file=sys.stderr, flush=True)
     if not resume:  # a fresh run: the files start empty, then grow agent by agent
-        (out / RUN_FILE).write_text(json.dumps(settings) + "\n")
         for stale in FILES:
             (out / stale).unlink(missing_ok=True)
         shutil.rmtree(out / "replays", ignore_errors=True)
         shutil.rmtree(out / "chunks", ignore_errors=True)
-    # Rows are keyed by the agent's own name (a .npz path plays as its file's stem).
-    todo = [name for name in names if made[name].name not in done]
+        write_atomic(out / RUN_FILE, json.dumps(settings) + "\n")
+    else:
+        store.write(order)  # without the rows that did not hold up
+        for name in names:  # pages a stop cut short, or lost: written again from the episodes
+            label = labels[name]
+            if label in store.summaries and replays:
+                eps = [Episode(**{k: v for k, v in e.items() if k != "agent"})
+                       for e in store.episodes[label]]  # fmt: skip
+                report = Report(label, rules, observe_stock, seeds, eps)
+                _write_replays(made[name], preset, report, observe_stock, replays, out, True)
+            if label in store.summaries:  # done: its chunks, if a stop left them, are not needed
+                shutil.rmtree(out / "chunks" / folder_name(label), ignore_errors=True)
+    todo = [name for name in names if labels[name] not in store.summaries]
     bar = None
     if progress and len(todo) > 1:
         from tqdm import tqdm
 
         bar = tqdm(total=len(todo), desc="agents", unit="agent", leave=False)
     for name in todo:
-        chunks = out / "chunks" / made[name].name.replace("/", "_")
+        label = labels[name]
+        chunks = out / "chunks" / folder_name(label)
         report = evaluate(
             made[name],
             preset,
@@ -529,20 +893,19 @@ def run(
             store=chunks,
             resume=(chunks / SETTINGS_FILE).exists(),  # only after a stop: a fresh run cleared it
         )
-        row = done[report.agent] = {"agent": report.agent, "kind": agent_kind(name)}
-        row |= report.summary()
-        # Episodes first: the summary row is what marks an agent done for --resume.
-        _append(out / "episodes.csv", [{"agent": report.agent} | e for e in report.rows()])
-        _append(out / "benchmark.csv", [row])
-        shutil.rmtree(chunks, ignore_errors=True)  # the rows hold it all now
+        # Pages first, then the rows: the summary row is what marks an agent done.
         if replays:
-            _write_replays(made[name], preset, report, observe_stock, replays, out / "replays")
+            _write_replays(made[name], preset, report, observe_stock, replays, out)
+        row = {"agent": label, "kind": agent_kind(name)} | report.summary()
+        store.add(label, row, [{"agent": label} | e for e in report.rows()])
+        store.write(order)
+        shutil.rmtree(chunks, ignore_errors=True)  # the rows hold it all now
         if bar:
             bar.update()
     if bar:
         bar.close()
     shutil.rmtree(out / "chunks", ignore_errors=True)  # every agent's rows are written
-    summaries = [done[made[name].name] for name in names]
+    summaries = [store.summaries[a] for a in store.order(order)]
     kinds = ", ".join(f"{kind} ({why})" for kind, why in KINDS.items())
     missing = f"; skipped (unusable files): {', '.join(a for a, _ in skipped)}" if skipped else ""
     note = textwrap.fill(
@@ -554,8 +917,8 @@ def run(
         break_on_hyphens=False,
     )
     table = markdown(summaries)
-    (out / "benchmark.md").write_text(f"{table}\n\n{note}\n")
-    drew = plot(summaries, out / "benchmark.png", f"{rules}: {n} deals of {seeds}")
+    write_atomic(out / "benchmark.md", f"{table}\n\n{note}\n")
+    drew = _plot_atomic(summaries, out / "benchmark.png", f"{rules}: {n} deals of {seeds}")
     written = [f for f in FILES if drew or f != "benchmark.png"]
     if (out / "replays").is_dir():
         written.append("replays/")
@@ -567,55 +930,54 @@ def run(
     return summaries
 
 
+def _plot_atomic(summaries: list[dict[str, Any]], path: Path, title: str) -> bool:
+    """:func:`plot` to a temporary file, then renamed: never half a chart."""
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    try:
+        drew = plot(summaries, tmp, title)
+        if drew:
+            os.replace(tmp, path)
+        return drew
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _write_replays(
-    agent: Any, rules: Rules, report: Report, observe_stock: str, count: int, folder: Path
+    agent: Any,
+    rules: Rules,
+    report: Report,
+    observe_stock: str,
+    count: int,
+    out: Path,
+    missing_only: bool = False,
 ) -> None:
     """Replays of the first ``count`` deals ``agent`` lost that the solver wins, analysed.
 
     The deals are played again with their replays kept (an episode depends only on the agent,
     the deal and the seed, so it is the same game; checked), then each is analysed (the solver
-    marks the move after which the deal was lost) and written as a page and a JSON file.
+    marks the move after which the deal was lost) and written as a JSON file and a page, each
+    whole or not at all. With ``missing_only``, only the deals one of whose two files is
+    missing (a resumed run repairs what a stop cut short).
     """
     from pyramid_env.replay import analyse, write_html
 
+    where = out / "replays" / folder_name(report.agent)
     lost = [e for e in report.episodes if e.solver_won and not e.won][:count]
+    if missing_only:
+        lost = [
+            e for e in lost
+            if not all((where / f"deal-{e.deal}.{x}").is_file() for x in ("json", "html"))
+        ]  # fmt: skip
     if not lost:
         return
     again = evaluate(agent, rules, [e.deal for e in lost], observe_stock, replays=True)
     if again.episodes != lost:
         raise RuntimeError(f"{report.agent}: replaying deals {[e.deal for e in lost]} gave "
                            "other games than the benchmark's")  # fmt: skip
-    where = folder / report.agent.replace("/", "_")
     where.mkdir(parents=True, exist_ok=True)
     for n, replay in again.replays.items():
         replay.save(where / f"deal-{n}.json")
         write_html(replay, where / f"deal-{n}.html", analyse(replay))
-
-
-def _keep_episodes(path: Path, agents: set[str]) -> None:
-    """Drop the episodes of agents that did not finish (a stop between the two files)."""
-    if not path.exists():
-        return
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        fields, rows = reader.fieldnames, [r for r in reader if r.get("agent") in agents]
-    if not fields or not rows:  # nothing to keep: the next agent's rows start the file
-        path.unlink()
-        return
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows)
-
-
-def _append(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Append rows to a CSV file, with the header when the file is new."""
-    new = not path.exists()
-    with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        if new:
-            w.writeheader()
-        w.writerows(rows)
 
 
 __all__ = [

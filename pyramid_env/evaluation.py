@@ -33,12 +33,12 @@ import numpy as np
 
 from pyramid_env.agents import Agent, Turn, make_agent
 from pyramid_env.agents.base import agent_config
-from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.errors import PyramidError, is_int
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.notation import format_move
 from pyramid_env.engine.rules import PRESETS, Rules, get_rules
 from pyramid_env.engine.state import why_illegal
-from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.env.pyramid_env import MAX_STEPS, PyramidEnv
 from pyramid_env.replay import Replay
 from pyramid_env.seeds import labels, seed_set
 from pyramid_env.sweep import Backend, check_backend, sweep
@@ -208,6 +208,30 @@ def _play_chunk(
     return out
 
 
+def valid_result(r: Any) -> bool:
+    """Whether ``r`` is one deal's row as :func:`_play_chunk` writes it (and JSON reads it back).
+
+    ``[won, pyramid_left, moves, steps, truncated, cpu, replay or None]``, each of its type and
+    range: a stored chunk is checked with it before a resumed run takes it (a file damaged or
+    edited by hand is played again rather than tabled, or failing half-way).
+    """
+    if not isinstance(r, list) or len(r) != 7:
+        return False
+    won, left, moves, steps, truncated, cpu, replay = r
+    return (
+        isinstance(won, bool)
+        and isinstance(truncated, bool)
+        and all(is_int(x) for x in (left, moves, steps))
+        and 0 <= left <= 28
+        and 0 <= moves <= steps <= MAX_STEPS
+        and isinstance(cpu, float | int)
+        and not isinstance(cpu, bool)
+        and math.isfinite(cpu)
+        and cpu >= 0
+        and (replay is None or isinstance(replay, dict))
+    )
+
+
 def _verdict_chunk(rules: Rules, time_limit: float | None, deals: list[int]) -> list[str]:
     """The solver's verdict per deal, ``"win"``, ``"loss"`` or ``"unknown"`` (a sweep chunk)."""
     from pyramid_env.solver import solve  # only when labels are missing
@@ -367,6 +391,7 @@ def evaluate(
         settings=settings,
         resume=resume,
         progress=agent.name if progress else None,
+        check=valid_result,
     )
     verdicts = solver_labels(rules, deals, solver_time_limit, backend=where)
     episodes = [
@@ -386,4 +411,6 @@ def evaluate(
     return Report(agent.name, rules.name, view, label, episodes, seconds, kept)
 
 
-__all__ = ["Episode", "Report", "evaluate", "play_deal", "solver_labels", "wilson"]
+__all__ = [
+    "Episode", "Report", "evaluate", "play_deal", "solver_labels", "valid_result", "wilson",
+]  # fmt: skip

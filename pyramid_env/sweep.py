@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 import operator
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import as_completed
@@ -37,10 +36,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pyramid_env.engine.errors import PyramidError, is_int
+from pyramid_env.engine.errors import PyramidError, describe, is_int, shorten
+from pyramid_env.engine.files import read_json, write_atomic
 from pyramid_env.workers import limit_threads, pool_context, process_pool
 
 BACKENDS = ("local", "ray")
+MAX_WORKERS = 256
+"""The most workers a sweep takes: local processes, or CPUs of a Ray instance started here (and
+never more processes than chunks). More is a typo (100000), not a plan: each process costs
+memory and a start-up."""
 SETTINGS_FILE = "settings.json"
 RAY_EXTRA = "pip install 'pyramid-env[ray]'"
 
@@ -70,14 +74,14 @@ def check_backend(name: object, workers: object = 1, address: object = None) -> 
     """The three backend arguments checked and combined, or an error naming the bad one.
 
     Raises:
-        PyramidError: an unknown backend, a worker count that is not an int >= 1, an address
+        PyramidError: an unknown backend, a worker count that is not an int in 1..256, an address
             that is not a string, an address with the local backend, or ``"ray"`` without Ray
             installed.
     """
     if name not in BACKENDS:
         raise PyramidError(f"backend={name!r}: one of {', '.join(BACKENDS)}")
-    if not is_int(workers) or workers < 1:  # type: ignore[operator]
-        raise PyramidError(f"workers={workers!r} must be an int >= 1")
+    if not is_int(workers) or not 1 <= workers <= MAX_WORKERS:  # type: ignore[operator]
+        raise PyramidError(f"workers={shorten(workers)} must be an int >= 1, at most {MAX_WORKERS}")
     if address is not None and not isinstance(address, str):
         raise PyramidError(f"address={address!r} must be a string, such as 'auto'")
     if address is not None and name != "ray":
@@ -117,57 +121,89 @@ class ChunkStore:
         PyramidError: ``resume`` with no earlier run in ``folder``, or one of other settings.
     """
 
-    def __init__(self, folder: str | Path, settings: dict[str, Any], resume: bool) -> None:
+    def __init__(
+        self,
+        folder: str | Path,
+        settings: dict[str, Any],
+        resume: bool,
+        check: Callable[[Any], bool] | None = None,
+    ) -> None:
         """See the class docstring."""
         self.folder = Path(folder)
+        self.check = check
         # As the file will hold them (anything JSON cannot write is kept as its repr).
         self.settings = json.loads(json.dumps(settings, default=repr))
         meta = self.folder / SETTINGS_FILE
         if resume:
             try:
-                earlier = json.loads(meta.read_text())
-            except (OSError, ValueError) as err:
+                earlier = read_json(meta, "settings")
+            except (OSError, PyramidError) as err:
                 raise PyramidError(
                     f"resume: {str(self.folder)!r} holds no earlier run ({err}); "
                     "run without resume to start one"
                 ) from err
+            if not isinstance(earlier, dict):
+                raise PyramidError(
+                    f"resume: {str(meta)!r} holds {describe(earlier)}, not the settings of a "
+                    "run (a dict); start again without resume"
+                )
             if earlier != self.settings:
                 keys = sorted(set(earlier) | set(self.settings))
                 diff = {k: (earlier.get(k), self.settings.get(k)) for k in keys
                         if earlier.get(k) != self.settings.get(k)}  # fmt: skip
                 raise PyramidError(
-                    f"resume: {str(self.folder)!r} holds a run of other settings ({diff}: "
-                    "(then, now)); use another folder, or start again without resume"
+                    f"resume: {str(self.folder)!r} holds a run of other settings "
+                    f"({shorten(diff, 2000)}: (then, now)); use another folder, or start again "
+                    "without resume"
                 )
+            for stale in self.folder.glob(".*.tmp"):  # a write stopped before its rename
+                stale.unlink(missing_ok=True)
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        for old in [*self.folder.glob("chunk-*.json"), *self.folder.glob(".chunk-*.tmp")]:
+        for old in [*self.folder.glob("chunk-*.json"), *self.folder.glob(".*.tmp")]:
             old.unlink()
-        _write_atomic(meta, json.dumps(self.settings, indent=1) + "\n")
+        write_atomic(meta, json.dumps(self.settings, indent=1) + "\n")
 
     def load(self) -> dict[int, Any]:
         """The results of every finished chunk, by deal.
 
-        A file that cannot be read (there should be none: files are written whole, then
-        renamed) is skipped and its deals played again.
+        A file that cannot be read or does not hold a chunk (a list of deal numbers and as many
+        results, each passing the store's ``check``) is skipped with a warning naming it, and
+        its deals are played again: a damaged file costs time, never a wrong result.
         """
         done: dict[int, Any] = {}
         for path in sorted(self.folder.glob("chunk-*.json")):
             try:
-                data = json.loads(path.read_text())
-                done.update(zip(data["deals"], data["results"], strict=True))
-            except (OSError, ValueError, KeyError, TypeError):
-                print(f"warning: {path} is unreadable: its deals play again", file=sys.stderr)
+                data = read_json(path, "chunk")
+                deals, results = data["deals"], data["results"]
+                if (
+                    not isinstance(deals, list)
+                    or not isinstance(results, list)
+                    or len(deals) != len(results)
+                    or not all(is_int(n) for n in deals)
+                ):
+                    raise ValueError("not a list of deals and as many results")
+                if self.check is not None:
+                    bad = next((r for r in results if not self.check(r)), None)
+                    if bad is not None:
+                        raise ValueError(f"result {shorten(bad)} is not one of this run's")
+                done.update(zip(deals, results, strict=True))
+            except (OSError, PyramidError, ValueError, KeyError, TypeError) as err:
+                print(
+                    f"warning: {path} is unreadable ({shorten(str(err), 200)}): its deals play "
+                    "again",
+                    file=sys.stderr,
+                )
         return done
 
     def put(self, deals: list[int], results: list[Any]) -> None:
         """Write one finished chunk (whole or not at all: a temporary file, then a rename)."""
         text = json.dumps({"deals": deals, "results": results}, separators=(",", ":"))
-        _write_atomic(self.folder / f"chunk-{deals[0]}-{len(deals)}.json", text)
+        write_atomic(self.folder / f"chunk-{deals[0]}-{len(deals)}.json", text)
 
     def clear(self) -> None:
         """Remove the chunks and the settings (the results are safe elsewhere)."""
-        files = [*self.folder.glob("chunk-*.json"), *self.folder.glob(".chunk-*.tmp")]
+        files = [*self.folder.glob("chunk-*.json"), *self.folder.glob(".*.tmp")]
         for path in [*files, self.folder / SETTINGS_FILE]:
             path.unlink(missing_ok=True)
         try:
@@ -192,12 +228,6 @@ def resume_flags(stores: Sequence[str | Path], resume: bool) -> list[bool]:
     return [resume and s for s in started]
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def sweep(
     fn: ChunkFn,
     deals: Iterable[int],
@@ -211,6 +241,7 @@ def sweep(
     resume: bool = False,
     retries: int = 3,
     progress: str | None = None,
+    check: Callable[[Any], bool] | None = None,
 ) -> list[Any]:
     """``fn`` over ``deals`` in chunks: one JSON-able result per deal, in the deals' order.
 
@@ -228,6 +259,8 @@ def sweep(
         resume: take the chunks already in ``store`` (same settings) and play the rest.
         retries: times a chunk is played again after its worker process died.
         progress: a label for a progress bar (tqdm, the ``bench`` extra); ``None`` for none.
+        check: whether one stored result is of the form ``fn`` returns; a chunk in ``store``
+            with a result that is not is played again (a damaged file, a foreign one).
 
     Returns:
         The results, ``result[i]`` for ``deals[i]``, each as JSON gives it back (tuples become
@@ -253,7 +286,7 @@ def sweep(
     if store is not None:
         if settings is None:
             raise PyramidError("store needs settings: what the results depend on")
-        saved = ChunkStore(store, settings, resume)
+        saved = ChunkStore(store, settings, resume, check)
     elif resume:
         raise PyramidError("resume needs store: the folder of the run to resume")
     done = saved.load() if saved else {}
@@ -383,6 +416,7 @@ def _ray_chunks(
 
 __all__ = [
     "BACKENDS",
+    "MAX_WORKERS",
     "Backend",
     "ChunkStore",
     "check_backend",
