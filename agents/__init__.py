@@ -53,7 +53,7 @@ from pyramid_env.agents.expit import ExpitPolicyAgent, ExpitSearchAgent
 from pyramid_env.agents.honest import PimcAgent, ScoutAgent
 from pyramid_env.agents.lookahead import LookaheadAgent
 from pyramid_env.agents.policy import MLPPolicy, PolicyAgent
-from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.errors import PyramidError, shorten
 
 BASELINES: dict[str, type] = {
     cls.name: cls
@@ -80,7 +80,21 @@ def _manifest() -> dict[str, dict[str, Any]]:
     ref = resources.files("pyramid_env.agents") / TRAINED_DIR / MANIFEST
     if not ref.is_file():
         return {}
-    return json.loads(ref.read_text())
+    try:
+        data = json.loads(ref.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as err:  # not JSON, not UTF-8, nested without end
+        raise PyramidError(
+            f"the shipped agents' manifest {ref} is damaged ({shorten(str(err), 200)}); "
+            "reinstall pyramid-env"
+        ) from None
+    if not isinstance(data, dict) or not all(
+        isinstance(e, dict) and isinstance(e.get("meta"), dict) for e in data.values()
+    ):
+        raise PyramidError(
+            f"the shipped agents' manifest {ref} is damaged (not a dict of agents, each with "
+            "its meta); reinstall pyramid-env"
+        )
+    return data
 
 
 def shipped() -> dict[str, dict[str, Any]]:

@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from pyramid_env.argtypes import integer, positive, seconds
 from pyramid_env.engine import PyramidError
 from pyramid_env.engine.notation import format_board
 from pyramid_env.options import (
@@ -96,7 +97,7 @@ EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
 def _add_deal_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument(
-        "--deal", type=int, metavar="N", help="deal number (0 <= N < 2**64); the default is 0"
+        "--deal", type=integer, metavar="N", help="deal number (0 <= N < 2**64); the default is 0"
     )
     g.add_argument("--code", help="deal code, 'P2-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
@@ -172,10 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     solve.add_argument("--shortest", action="store_true", help="a line with the fewest steps")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.add_argument(
-        "--budget", type=int, metavar="N", help="give up (unknown) after N positions"
+        "--budget", type=positive, metavar="N", help="give up (unknown) after N positions"
     )
     solve.add_argument(
-        "--time-limit", type=float, metavar="S", help="give up (unknown) after S seconds"
+        "--time-limit", type=seconds, metavar="S", help="give up (unknown) after S seconds"
     )
     solve.set_defaults(func=_solve)
     bench = sub.add_parser(
@@ -215,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_backend_args(bench)
     bench.add_argument(
         "--replays",
-        type=int,
+        type=integer,
         default=3,
         metavar="N",
         help="per agent, N deals it lost that the solver wins, kept as pages with the losing "

@@ -11,9 +11,12 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from pyramid_env.argtypes import integer
 from pyramid_env.engine import PRESETS, Deal, Game, to_deal
 from pyramid_env.engine.deal import decode_code
+from pyramid_env.engine.errors import PyramidError, shorten
 from pyramid_env.engine.rules import KNOBS, Goal, Rules, StockPlay, get_rules
+from pyramid_env.sweep import MAX_WORKERS
 
 AGENTS = "{agents}"  # replaced by the list of agents, only when help is printed
 
@@ -32,7 +35,10 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if text and AGENTS in text:
             from pyramid_env.benchmark import known_agents
 
-            kinds = known_agents()
+            try:
+                kinds = known_agents()
+            except PyramidError as err:  # a damaged install: help still prints, saying so
+                return text.replace(AGENTS, f"(the list cannot be read: {err})")
             text = text.replace(
                 AGENTS, "; ".join(f"{k}: {', '.join(n)}" for k, n in kinds.items() if n)
             )
@@ -50,9 +56,11 @@ def _passes(text: str) -> int | None:
     if text == "unlimited":
         return None
     try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'unlimited'") from None
+        return integer(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"{shorten(text)} is not a number or 'unlimited'"
+        ) from None
 
 
 def add_rule_args(p: argparse.ArgumentParser) -> None:
@@ -75,9 +83,9 @@ def add_rule_args(p: argparse.ArgumentParser) -> None:
         knobs.add_argument(f"--{knob}", choices=values, metavar=knob.split("-")[-1].upper(),
                            default=argparse.SUPPRESS,
                            help=f"{what}: {', '.join(values)}")  # fmt: skip
-    knobs.add_argument("--draw-count", type=int, choices=(1, 3), default=argparse.SUPPRESS,
+    knobs.add_argument("--draw-count", type=integer, choices=(1, 3), default=argparse.SUPPRESS,
                        help="cards turned per draw")  # fmt: skip
-    knobs.add_argument("--waste-start", type=int, choices=(0, 1), default=argparse.SUPPRESS,
+    knobs.add_argument("--waste-start", type=integer, choices=(0, 1), default=argparse.SUPPRESS,
                        help="cards the deal turns onto the waste")  # fmt: skip
 
 
@@ -105,10 +113,11 @@ def add_backend_args(p: argparse.ArgumentParser, workers: int = 2, what: str = "
     """
     p.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         default=workers,
         metavar="N",
-        help=f"processes per {what}, or the CPUs of a local Ray instance (default {workers})",
+        help=f"processes per {what}, or the CPUs of a local Ray instance: 1 to {MAX_WORKERS} "
+        f"(default {workers})",
     )
     p.add_argument(
         "--backend",
@@ -129,7 +138,7 @@ def add_sweep_args(p: argparse.ArgumentParser, chunk: int, workers: int) -> None
 
     Shared by the experiment scripts that keep their finished chunks (winnability, labels).
     """
-    p.add_argument("--chunk", type=int, default=chunk, help=f"deals per task (default {chunk})")
+    p.add_argument("--chunk", type=integer, default=chunk, help=f"deals per task (default {chunk})")
     p.add_argument(
         "--resume",
         action="store_true",

@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pyramid_env.argtypes import integer
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, CardError
 from pyramid_env.engine.deal import MASK64, SplitMix64
@@ -49,7 +50,12 @@ from pyramid_env.engine.game import Game
 from pyramid_env.engine.layout import ROW_COL, ROWS, SLOTS, slot, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, PLACES, RECYCLE, STOCK, WASTE, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_move, stock_line
-from pyramid_env.options import HelpFormatter, add_rule_args, game_from_args, rules_from_args
+from pyramid_env.options import (
+    HelpFormatter,
+    add_rule_args,
+    game_from_args,
+    rules_from_args,
+)
 
 if TYPE_CHECKING:  # blessed is the optional `play` extra; only the terminal front end needs it
     from blessed import Terminal
@@ -158,6 +164,7 @@ class PlaySession:
                 the engine never reads a clock, so the session does.
         """
         self.autosave = None if autosave is None else Path(autosave).expanduser()
+        self.autosave_error: str | None = None  # why the last autosave failed, if it did
         self.solver_seconds = solver_seconds
         self._deals = deals
         self._clock = clock
@@ -195,7 +202,9 @@ class PlaySession:
             self.autosave.parent.mkdir(parents=True, exist_ok=True)
             self.game.save(self.autosave)
         except OSError as err:
-            return f" (autosave to {self.autosave} failed: {err.strerror or err})"
+            self.autosave_error = str(err.strerror or err)
+            return f" (autosave to {self.autosave} failed: {self.autosave_error})"
+        self.autosave_error = None
         return ""
 
     @property
@@ -763,12 +772,12 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
     # cli's but for the default, which is a random deal here rather than deal 0.
 
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--deal", type=int, metavar="N",
+    g.add_argument("--deal", type=integer, metavar="N",
                    help="deal number (0 <= N < 2**64); the default is a random deal")  # fmt: skip
     g.add_argument("--code", help="deal code, 'P2-...'")
     g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
     add_rule_args(p)
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=integer, metavar="S",
                    help="deal from this seed: the first deal (unless one is given) and every "
                    "'new' one; without it 'new' deals the next deal number")  # fmt: skip
     p.add_argument("--resume", action="store_true",
@@ -784,9 +793,14 @@ def session_from_args(args: argparse.Namespace) -> PlaySession:
     """The session the options describe.
 
     Raises:
-        PyramidError: bad options (a bad deal or rule, --resume with a deal, nothing to resume).
+        PyramidError: bad options (a bad deal or rule, --resume with a deal, nothing to resume,
+            a --save path that is a folder).
     """
+    if not str(args.save).strip():
+        raise PyramidError("--save '' names no file: give a path, or leave --save out")
     autosave = Path(args.save).expanduser()
+    if autosave.is_dir():
+        raise PyramidError(f"--save {str(autosave)!r} is a folder: give the path of a file")
     given = any(getattr(args, k) is not None for k in ("deal", "code", "cards"))
     deals = None if args.seed is None else seeded_deals(args.seed)
     if args.resume:
@@ -825,6 +839,13 @@ def run_play(args: argparse.Namespace) -> int:
             )
             return 1
         run_terminal(session, Terminal())
+    if session.autosave_error is not None:  # the last change is not in the file: say so, fail
+        print(
+            f"pyramid-env play: error: the game could not be saved in {session.autosave}: "
+            f"{session.autosave_error}",
+            file=sys.stderr,
+        )
+        return 1
     if session.game.status is st.Status.PLAYING and session.game.log and session.autosave:
         print(f"game saved in {session.autosave}: 'pyramid-env play --resume' goes on with it")
     return 0

@@ -31,6 +31,7 @@ from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import CARD_NAMES
 from pyramid_env.engine.deal import DealLike, to_deal
 from pyramid_env.engine.errors import CardError, PyramidError, check_file_fields, describe, is_int
+from pyramid_env.engine.files import read_json, write_atomic
 from pyramid_env.engine.game import SAVE_FORMAT, Game
 from pyramid_env.engine.notation import format_move, parse_move
 from pyramid_env.engine.rules import Rules, get_rules
@@ -283,7 +284,7 @@ class Replay:
 
     def save(self, path: str | Path) -> None:
         """Write :meth:`to_dict` as JSON to ``path``."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        write_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
@@ -297,10 +298,7 @@ class Replay:
 
 
 def _read_json(path: str | Path, what: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise CardError(f"{what} file {str(path)!r} is not JSON: {err}") from None
+    return read_json(path, what)
 
 
 def open_replay(path: str | Path) -> Replay:
@@ -555,14 +553,14 @@ def write_html(replay: Replay, path: str | Path, analysis: Analysis | None = Non
     Raises:
         CardError: ``analysis`` belongs to another game. OSError: the file cannot be written.
     """
-    path = Path(path)
-    path.write_text(render_html(replay, analysis), encoding="utf-8")
-    return path
+    return write_atomic(path, render_html(replay, analysis))  # never half a page
 
 
 # -- the command line -------------------------------------------------------------------------
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``pyramid-env replay``, for ``pyramid_env.cli`` to add to its parser."""
+    from pyramid_env.argtypes import positive, seconds  # the command line's, not the library's
+
     parser.add_argument("file", metavar="FILE", help="a game save (Game.save) or a replay file")
     parser.add_argument(
         "--out", metavar="PAGE", help="the page to write (default: FILE with .html)"
@@ -576,14 +574,14 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=int,
+        type=positive,
         default=DEFAULT_BUDGET,
         metavar="N",
         help="with --analyse: positions per search (default: no limit but --time-limit)",
     )
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=f"with --analyse: seconds per search (default {DEFAULT_TIME_LIMIT:g})",
@@ -597,11 +595,17 @@ def main_replay(args: argparse.Namespace) -> int:
         PyramidError: a bad file (the CLI turns it into exit status 2). OSError: unreadable
             input or unwritable page.
     """
+    out = Path(args.out) if args.out is not None else Path(args.file).with_suffix(".html")
+    if not str(args.out if args.out is not None else out).strip():
+        raise PyramidError("--out '': give the page's path, or leave --out out for FILE.html")
+    if out.exists() and Path(args.file).exists() and out.resolve() == Path(args.file).resolve():
+        raise PyramidError(
+            f"--out {str(out)!r} is the input file itself: the page would overwrite the game"
+        )
     replay = open_replay(args.file)
     analysis = None
     if args.analyse:
         analysis = analyse(replay, budget=args.budget, time_limit=args.time_limit)
-    out = Path(args.out) if args.out else Path(args.file).with_suffix(".html")
     write_html(replay, out, analysis)
     print(f"{len(replay.moves)} moves · {replay.rules.name} · {replay.deal}")
     if analysis is not None:
