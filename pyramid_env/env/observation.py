@@ -94,6 +94,23 @@ def unseen_ranks(srank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     return hot.sum(axis=-2, dtype=np.int8)[..., 1:]
 
 
+def rank_maps(n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` random relabellings of the ranks that keep the game: ``(n, 15)`` tables.
+
+    Cards pair when their ranks sum to 13, and Kings go alone; nothing else in the rules
+    looks at a rank. So sending the six pairs of ranks (1, 12), (2, 11) .. (6, 7) to the six
+    pairs in any order, either way round, maps every position to one that plays the same
+    (46,080 ways); 0 (no card), 13 (King) and 14 (unseen) stay. Index ``m[r]`` is ``r``'s new rank.
+    """
+    maps = np.tile(np.arange(15), (n, 1))
+    pairs = np.argsort(rng.random((n, 6)), axis=1) + 1  # pair r -> pair pairs[r - 1]
+    flip = rng.random((n, 6)) < 0.5
+    low = np.where(flip, 13 - pairs, pairs)  # where rank r (1..6) goes
+    maps[:, 1:7] = low
+    maps[:, 12:6:-1] = 13 - low  # rank 13 - r goes to the partner of r's image
+    return maps
+
+
 def encode_rows(
     pyr: np.ndarray,
     left: np.ndarray,

@@ -1,0 +1,222 @@
+"""A network over the cards: one token per card place, self-attention, moves scored by place.
+
+The flat networks see the position as 905-922 numbers and must learn the pairing rule once for
+each of the 295 pair moves. This one reads the same ``counts`` observation but as 52 card
+tokens (28 pyramid slots, 24 stock cycle places: rank, where the card lies, exposed or not, the
+place itself) and one token of the counters; a few self-attention layers let each card look
+for its partners and blockers; then one learned function scores every pair move from the two
+places it names (the waste top and the drawn card are the stock tokens lying there), one every
+King move from its place, and the draw and recycle from the counters' token. Each move gets
+two numbers: a policy logit (which move the teacher plays) and a Q logit (the chance that the
+deal stays winnable after it).
+
+:class:`CardNet` is the shipped form: numpy weights in one ``.npz`` and a numpy forward pass,
+so the benchmark plays it without torch; ``experiments/train_cards.py`` holds the torch twin,
+and a test checks that the two give the same outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyramid_env.agents.base import Turn
+from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
+from pyramid_env.env import observation as ob
+
+PLACES = 30  # 28 slots, the waste top (28), the drawn card / face-up stock top (29)
+TOKENS = 28 + 24
+
+
+def _move_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pair moves' two places, and the King moves' place, by action id."""
+    pair_ids, pair_a, pair_b, king_place = [], [], [], np.full(NUM_MOVES, -1)
+    for m in MOVES:
+        if m.kind is MoveKind.PAIR:
+            pair_ids.append(m.id)
+            pair_a.append(m.a)
+            pair_b.append(m.b)
+        elif m.kind is MoveKind.KING:
+            king_place[m.id] = m.a
+    return np.array(pair_ids), np.array(pair_a), np.array(pair_b), king_place
+
+
+PAIR_IDS, PAIR_A, PAIR_B, KING_PLACE = _move_tables()
+KING_IDS = np.flatnonzero(KING_PLACE >= 0)
+
+
+def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
+    """The ``counts`` observation ``(B, 922)`` as the token indices and the global numbers.
+
+    Returns ``prank`` (B, 28) 0..13, ``exposed`` (B, 28), ``srank`` (B, 24) 0..14, ``where``
+    (B, 24) 0..4 and ``glob`` (B, 22): the counters, the unseen ranks and the passes left.
+    """
+    x = np.asarray(x, np.float32).reshape(-1, ob.COUNTS_SIZE)
+    at = 0
+
+    def take(n: int) -> np.ndarray:
+        nonlocal at
+        at += n
+        return x[:, at - n : at]
+
+    prank = take(28 * 14).reshape(-1, 28, 14).argmax(-1)
+    exposed = take(28).astype(np.int64)
+    srank = take(24 * 15).reshape(-1, 24, 15).argmax(-1)
+    where = take(24 * 5).reshape(-1, 24, 5).argmax(-1)
+    glob = x[:, at:]
+    return {"prank": prank, "exposed": exposed, "srank": srank, "where": where, "glob": glob}
+
+
+def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + 1e-5) * g + b
+
+
+class CardNet:
+    """The card network's weights as numpy arrays, with its forward pass.
+
+    Args:
+        weights: name -> array, as the torch twin's ``state_dict`` names them.
+        meta: ``layers``, ``heads`` and what it was trained on (``rules``, ``obs_mode``).
+    """
+
+    def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        """See the class docstring."""
+        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
+        self.meta = dict(meta)
+        self.meta.setdefault("obs_mode", "counts")
+
+    def forward(self, obs: np.ndarray) -> np.ndarray:
+        """Policy and Q logits of a batch of ``counts`` observations: ``(B, 2, 327)``."""
+        w = self.w
+        if self.meta.get("arch") == "flat":
+            return self._flat(obs)
+        p = parse_counts(obs)
+        n = len(p["prank"])
+        where = np.concatenate([np.full((n, 28), 5), p["where"]], 1)
+        rank = np.concatenate([p["prank"], p["srank"]], 1)
+        exposed = np.concatenate([p["exposed"], np.zeros((n, 24), np.int64)], 1)
+        h = w["rank.weight"][rank] + w["where.weight"][where] + w["exposed.weight"][exposed]
+        h = h + w["place"][None]
+        g = p["glob"] @ w["glob.weight"].T + w["glob.bias"]
+        h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
+        heads = self.meta["heads"]
+        for i in range(self.meta["layers"]):
+            pre = f"blocks.{i}."
+            y = _layer_norm(h, w[pre + "ln1.weight"], w[pre + "ln1.bias"])
+            qkv = y @ w[pre + "qkv.weight"].T + w[pre + "qkv.bias"]
+            b, t, d3 = qkv.shape
+            d = d3 // 3
+            q, k, v = (qkv[..., j * d : (j + 1) * d].reshape(b, t, heads, -1) for j in range(3))
+            att = np.einsum("bthe,bshe->bhts", q, k) / np.sqrt(d // heads)
+            att = np.exp(att - att.max(-1, keepdims=True))
+            att /= att.sum(-1, keepdims=True)
+            y = np.einsum("bhts,bshe->bthe", att, v).reshape(b, t, d)
+            h = h + y @ w[pre + "out.weight"].T + w[pre + "out.bias"]
+            y = _layer_norm(h, w[pre + "ln2.weight"], w[pre + "ln2.bias"])
+            y = np.maximum(y @ w[pre + "ff1.weight"].T + w[pre + "ff1.bias"], 0.0)
+            h = h + y @ w[pre + "ff2.weight"].T + w[pre + "ff2.bias"]
+        h = _layer_norm(h, w["ln.weight"], w["ln.bias"])
+        return _heads(w, h, where[:, 28:])
+
+    def _flat(self, obs: np.ndarray) -> np.ndarray:
+        """The flat MLP's outputs (``meta["arch"] == "flat"``): ReLU between layers."""
+        x = np.asarray(obs, np.float32).reshape(-1, ob.COUNTS_SIZE)
+        linear = sorted(int(k.split(".")[1]) for k in self.w if k.endswith(".weight"))
+        for j, i in enumerate(linear):
+            x = x @ self.w[f"net.{i}.weight"].T + self.w[f"net.{i}.bias"]
+            if j < len(linear) - 1:
+                x = np.maximum(x, 0.0)
+        return x.reshape(len(x), 2, NUM_MOVES)
+
+    def act_logits(self, obs: np.ndarray) -> np.ndarray:
+        """The move scores the agent plays by: ``(B, 327)`` (see :meth:`CardNetAgent.act`)."""
+        out = self.forward(obs)
+        mode = self.meta.get("play", "q")
+        if mode == "policy":
+            return out[:, 0]
+        q = 1.0 / (1.0 + np.exp(-out[:, 1]))
+        pol = out[:, 0] - out[:, 0].max(-1, keepdims=True)
+        return q + float(self.meta.get("tie", 0.01)) * pol  # Q first; the policy breaks ties
+
+    def save(self, path: str | Path) -> None:
+        """One ``.npz``: float16 weights and the metadata as JSON."""
+        arrays = {k: v.astype(np.float16) for k, v in self.w.items()}
+        np.savez_compressed(path, meta=np.array(json.dumps(self.meta)), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> CardNet:
+        """Read a file written by :meth:`save`.
+
+        Raises:
+            PyramidError: naming the file, when it is not a card network's.
+        """
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                weights = {k: data[k] for k in data.files if k != "meta"}
+            net = cls(weights, meta)
+            net.forward(np.zeros((1, ob.COUNTS_SIZE), np.float32))
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as err:
+            raise PyramidError(
+                f"agent file {str(path)!r} is not a card network saved by CardNet.save "
+                f"({type(err).__name__}: {err})"
+            ) from err
+        return net
+
+
+def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Scores of every move from the token outputs ``h`` (B, 53, d): ``(B, 2, 327)``."""
+    b = len(h)
+    g, cards = h[:, 0], h[:, 1:]
+    stock = cards[:, 28:]
+    waste = (stock * (where == 3)[..., None]).sum(1)
+    drawn = (stock * (where == 4)[..., None]).sum(1)
+    places = np.concatenate([cards[:, :28], waste[:, None], drawn[:, None]], 1)  # (B, 30, d)
+    u = places @ w["heads.pair_in.weight"].T  # (B, 30, m)
+    z = np.maximum(u[:, PAIR_A] + u[:, PAIR_B] + w["heads.pair_in.bias"], 0.0)
+    out = np.zeros((b, 2, NUM_MOVES), np.float32)
+    out[:, :, PAIR_IDS] = np.swapaxes(z @ w["heads.pair_out.weight"].T + w["heads.pair_out.bias"], 1, 2)
+    king = places[:, KING_PLACE[KING_IDS]] @ w["heads.king.weight"].T + w["heads.king.bias"]
+    out[:, :, KING_IDS] = np.swapaxes(king, 1, 2)
+    turn = (g @ w["heads.turn.weight"].T + w["heads.turn.bias"]).reshape(b, 2, 2)
+    out[:, :, :2] = turn
+    return out + w["heads.bias"]
+
+
+class CardNetAgent:
+    """A card network as an agent: observation in, move out, no search and no rule.
+
+    Plays the legal move of highest score (:meth:`CardNet.act_logits`): by default the move
+    the network rates most likely to keep the deal winnable, its policy logit breaking near
+    ties.
+    """
+
+    def __init__(self, net: CardNet, name: str = "cardnet") -> None:
+        """See the class docstring."""
+        self.net, self.name = net, name
+        self.env_kwargs = {"obs_mode": "counts"}
+
+    def config(self) -> dict[str, Any]:
+        """What play depends on: the weights and the metadata."""
+        import hashlib
+
+        h = hashlib.sha256(json.dumps(self.net.meta, sort_keys=True).encode())
+        for k in sorted(self.net.w):
+            h.update(self.net.w[k].tobytes())
+        return {"net": h.hexdigest()[:16]}
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The legal move of highest score."""
+        scores = self.net.act_logits(turn.obs[None])[0]
+        legal = np.asarray(turn.legal)
+        return int(legal[np.argmax(scores[legal])])
+
+
+__all__ = ["CardNet", "CardNetAgent", "parse_counts"]

@@ -1,0 +1,249 @@
+"""The card network in torch: for training, and as a Stable-Baselines3 policy's body.
+
+The twin of the shipped numpy :class:`~pyramid_env.agents.cardnet.CardNet` (same weights'
+names, same outputs: a test checks them against each other); ``FlatTorch`` is a flat MLP with
+the same two outputs per move, for comparison. Needs the ``train`` extra (torch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from pyramid_env.agents.cardnet import KING_IDS, KING_PLACE, PAIR_A, PAIR_B, PAIR_IDS, CardNet
+from pyramid_env.engine.moves import NUM_MOVES
+from pyramid_env.env import observation as ob
+from pyramid_env.env.observation import rank_maps
+
+COUNTER_SCALE = torch.tensor([255, 255, 24, 24, 28], dtype=torch.float32)
+
+
+def tokens(x: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Packed observations ``(B, 122)`` (card_data's form) as the network's inputs."""
+    x = x.long()
+    counters = x[:, 104:109].float()
+    recycles_left = x[:, 105].clamp(max=3)
+    glob = torch.cat(
+        [counters / COUNTER_SCALE, x[:, 109:122].float() / 4, nn.functional.one_hot(recycles_left, 4)],
+        1,
+    ).float()
+    return {
+        "prank": x[:, 0:28],
+        "exposed": x[:, 28:56],
+        "srank": x[:, 56:80],
+        "where": x[:, 80:104],
+        "glob": glob,
+    }
+
+
+def from_counts(x: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Counts observations ``(B, 922)`` as the network's inputs (the one-hot rows' indices)."""
+    at = np.cumsum([0, 28 * 14, 28, 24 * 15, 24 * 5])
+    return {
+        "prank": x[:, at[0] : at[1]].view(-1, 28, 14).argmax(-1),
+        "exposed": x[:, at[1] : at[2]].round().long(),
+        "srank": x[:, at[2] : at[3]].view(-1, 24, 15).argmax(-1),
+        "where": x[:, at[3] : at[4]].view(-1, 24, 5).argmax(-1),
+        "glob": x[:, at[4] :],
+    }
+
+
+def relabel(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each packed position with its ranks relabelled by a random game-keeping map."""
+    maps = rank_maps(len(x), rng)
+    out = x.copy()
+    out[:, 0:28] = np.take_along_axis(maps, x[:, 0:28].astype(np.int64), 1)
+    out[:, 56:80] = np.take_along_axis(maps, x[:, 56:80].astype(np.int64), 1)
+    unseen = np.zeros((len(x), 13), x.dtype)
+    np.put_along_axis(unseen, maps[:, 1:14] - 1, x[:, 109:122], 1)
+    out[:, 109:122] = unseen
+    return out
+
+
+def counts_from_packed(x: np.ndarray) -> np.ndarray:
+    """Packed positions -> the env's ``counts`` observation (what the shipped agent reads)."""
+    pieces, at = {}, 0
+    for name, size, _ in ob.PIECES:
+        pieces[name] = x[:, at : at + size]
+        at += size
+    pieces["unseen"] = x[:, at:]
+    return ob.counts(pieces)
+
+
+class Block(nn.Module):
+    """Pre-norm self-attention and feed-forward, as the numpy twin computes them."""
+
+    def __init__(self, d: int, heads: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.ff1, self.ff2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        b, t, d = h.shape
+        q, k, v = self.qkv(self.ln1(h)).view(b, t, 3, self.heads, -1).unbind(2)
+        q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (b, heads, t, e)
+        att = torch.softmax(q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5, -1)
+        h = h + self.out((att @ v).transpose(1, 2).reshape(b, t, d))
+        return h + self.ff2(torch.relu(self.ff1(self.ln2(h))))
+
+
+class Heads(nn.Module):
+    """Scores every move from the places' vectors and the global vector: ``(B, 2, 327)``."""
+
+    def __init__(self, d: int, m: int) -> None:
+        super().__init__()
+        self.pair_in, self.pair_out = nn.Linear(d, m), nn.Linear(m, 2)
+        self.king, self.turn = nn.Linear(d, 2), nn.Linear(d, 4)
+        self.bias = nn.Parameter(torch.zeros(2, NUM_MOVES))
+        # Action ids: draw and recycle, then the Kings, then the pairs, each in place order.
+        assert (KING_IDS == np.arange(2, 32)).all() and (PAIR_IDS == np.arange(32, NUM_MOVES)).all()
+        both = np.zeros((len(PAIR_IDS), 30), np.float32)  # pair move -> its two places
+        both[np.arange(len(PAIR_IDS)), PAIR_A] = 1
+        both[np.arange(len(PAIR_IDS)), PAIR_B] = 1
+        self.register_buffer("both", torch.as_tensor(both), persistent=False)
+        self.register_buffer("kp", torch.as_tensor(KING_PLACE[KING_IDS]), persistent=False)
+
+    def forward(self, places: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        b = len(g)
+        u = places @ self.pair_in.weight.T  # (b, 30, m)
+        z = torch.relu(torch.matmul(self.both, u) + self.pair_in.bias)  # (b, 295, m)
+        kings = self.king(places[:, self.kp])  # (b, 30, 2)
+        out = torch.cat([self.turn(g).view(b, 2, 2), kings.transpose(1, 2),
+                         self.pair_out(z).transpose(1, 2)], 2)  # fmt: skip
+        return out + self.bias
+
+
+class CardTorch(nn.Module):
+    """The card network (see :mod:`pyramid_env.agents.cardnet`), in torch for training."""
+
+    def __init__(self, d: int = 64, layers: int = 2, heads: int = 4, m: int = 64) -> None:
+        super().__init__()
+        self.rank, self.where, self.exposed = nn.Embedding(15, d), nn.Embedding(6, d), nn.Embedding(2, d)
+        self.place = nn.Parameter(torch.randn(52, d) * 0.1)
+        self.glob = nn.Linear(22, d)
+        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.heads = Heads(d, m)
+        self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
+
+    def forward(self, t: dict[str, torch.Tensor] | torch.Tensor) -> torch.Tensor:
+        """Policy and Q logits ``(B, 2, 327)`` of :func:`tokens` or of counts observations."""
+        return self.scores(t)[0]
+
+    def scores(self, t: dict[str, torch.Tensor] | torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The move scores and the counters' token output (a value head's input)."""
+        if isinstance(t, torch.Tensor):
+            t = from_counts(t)
+        n = len(t["prank"])
+        where = torch.cat([t["where"].new_full((n, 28), 5), t["where"]], 1)
+        rank = torch.cat([t["prank"], t["srank"]], 1)
+        exposed = torch.cat([t["exposed"], t["exposed"].new_zeros(n, 24)], 1)
+        h = self.rank(rank) + self.where(where) + self.exposed(exposed) + self.place
+        h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
+        for block in self.blocks:
+            h = block(h)
+        h = self.ln(h)
+        g, cards = h[:, 0], h[:, 1:]
+        stock, sw = cards[:, 28:], t["where"]
+        waste = (stock * (sw == 3)[..., None]).sum(1)
+        drawn = (stock * (sw == 4)[..., None]).sum(1)
+        places = torch.cat([cards[:, :28], waste[:, None], drawn[:, None]], 1)
+        return self.heads(places, g), g
+
+
+class FlatTorch(nn.Module):
+    """An MLP on the counts observation, the same two outputs per move."""
+
+    def __init__(self, hidden: tuple[int, ...] = (512, 512)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for a, b in zip([ob.COUNTS_SIZE, *hidden[:-1]], hidden, strict=True):
+            layers += [nn.Linear(a, b), nn.ReLU()]
+        layers.append(nn.Linear(hidden[-1], 2 * NUM_MOVES))
+        self.net = nn.Sequential(*layers)
+        self.meta = {"arch": "flat", "hidden": list(hidden)}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x).view(len(x), 2, NUM_MOVES)
+
+
+def export(net: nn.Module, meta: dict[str, Any]) -> CardNet:
+    """The trained network in its shipped numpy form."""
+    weights = {k: v.detach().numpy().copy() for k, v in net.state_dict().items()}
+    return CardNet(weights, net.meta | meta)
+
+
+def build(arch: str, size: str) -> nn.Module:
+    """The network of ``arch`` (``cards`` or ``flat``) and ``size`` (``small`` or ``base``)."""
+    if arch == "cards":
+        return CardTorch(**({"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}))
+    if arch == "flat":
+        return FlatTorch((256, 256) if size == "small" else (512, 512))
+    raise SystemExit(f"--arch {arch!r}: 'cards' or 'flat'")
+
+
+
+
+def sb3_policy() -> type:
+    """``CardNetPolicy``: the card network as sb3-contrib's ``MaskablePPO`` policy.
+
+    The card network's policy logits are the action logits (no extra layer: one learned
+    function scores every pair move), and a linear value head reads the counters' token. It
+    takes the env's ``obs_mode="counts"``. Pass ``policy_kwargs={"net": {...}}`` for the
+    network's size (:class:`CardTorch`'s arguments).
+    """
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class CardFeatures(BaseFeaturesExtractor):
+        def __init__(self, observation_space: Any, **net: Any) -> None:
+            card = CardTorch(**net)
+            super().__init__(observation_space, NUM_MOVES + card.meta["d"])
+            self.card = card
+
+        def forward(self, obs: torch.Tensor) -> torch.Tensor:
+            out, g = self.card.scores(obs)
+            return torch.cat([out[:, 0], g], 1)
+
+    class Split(nn.Module):
+        def __init__(self, d: int) -> None:
+            super().__init__()
+            self.latent_dim_pi, self.latent_dim_vf = NUM_MOVES, d
+
+        def forward(self, f: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return f[:, :NUM_MOVES], f[:, NUM_MOVES:]
+
+        def forward_actor(self, f: torch.Tensor) -> torch.Tensor:
+            return f[:, :NUM_MOVES]
+
+        def forward_critic(self, f: torch.Tensor) -> torch.Tensor:
+            return f[:, NUM_MOVES:]
+
+    class CardNetPolicy(MaskableActorCriticPolicy):
+        def __init__(self, *args: Any, net: dict[str, Any] | None = None, **kwargs: Any) -> None:
+            kwargs.setdefault("features_extractor_class", CardFeatures)
+            kwargs.setdefault("features_extractor_kwargs", net or {})
+            kwargs.setdefault("ortho_init", False)  # keep the embeddings' own initialisation
+            super().__init__(*args, **kwargs)
+
+        def _build_mlp_extractor(self) -> None:
+            self.mlp_extractor = Split(self.features_extractor.card.meta["d"])
+
+        def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> Any:
+            return self.action_dist.proba_distribution(action_logits=latent_pi)
+
+    return CardNetPolicy
+
+
+def from_sb3(model: Any, **meta: Any) -> CardNet:
+    """A ``MaskablePPO`` model with the :func:`sb3_policy` policy as a shipped numpy network.
+
+    Its policy logits are what the agent plays by (``meta["play"] = "policy"``).
+    """
+    card = model.policy.features_extractor.card
+    return export(card, {"play": "policy", "obs_mode": "counts"} | meta)

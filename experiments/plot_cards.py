@@ -1,0 +1,61 @@
+"""The scaling curve: the network alone's share of the solver's wins against training positions.
+
+    python -m experiments.plot_cards results/cards/msc results/cards/relaxed \
+        --out experiments/figures/cards_scaling.png
+
+Reads each folder's ``curve.jsonl`` (``experiments/train_cards.py``: one line per trained
+network, its val figures for each way of playing) and ``reference.json`` (the hand-written
+rules on the same deals). Per architecture, the mean over seeds of the best way of playing,
+each seed a dot; dashed lines: ``greedy`` and ``greedy-careful``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def best(run: dict) -> float:
+    """The run's best val figure over its ways of playing (the one it ships with)."""
+    return max(v["solver_normalised"] for v in run["val"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("folders", type=Path, nargs="+")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args(argv)
+    fig, axes = plt.subplots(1, len(args.folders), figsize=(5.5 * len(args.folders), 4.2))
+    axes = [axes] if len(args.folders) == 1 else list(axes)
+    for ax, folder in zip(axes, args.folders, strict=True):
+        runs = [json.loads(line) for line in open(folder / "curve.jsonl")]
+        by_arch: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        for r in runs:
+            by_arch[r["arch"]][r["positions"]].append(best(r))
+        for arch, points in sorted(by_arch.items()):
+            xs = sorted(points)
+            ax.plot(xs, [sum(points[x]) / len(points[x]) for x in xs], marker="o", label=arch)
+            for x in xs:
+                ax.scatter([x] * len(points[x]), points[x], s=10, color="grey", zorder=3)
+        ref = json.loads((folder / "reference.json").read_text())
+        for name, style in (("greedy", ":"), ("greedy-careful", "--")):
+            ax.axhline(ref[name]["solver_normalised"], ls=style, color="k", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel("training positions")
+        ax.set_ylabel("network alone, share of the solver's wins (val)")
+        ax.set_title(runs[0]["rules"])
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=110)
+
+
+if __name__ == "__main__":
+    main()

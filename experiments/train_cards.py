@@ -1,0 +1,221 @@
+"""Train a network alone on solver-labelled positions: the card network or a flat MLP.
+
+    python -m experiments.train_cards --data data/msc.npz --arch cards --positions 100000 \
+        --steps 20000 --seed 0 --out runs/cards_msc_s0
+
+The data comes from ``experiments/card_data.py``: per position a player's observation, the
+legal moves, the moves after which the deal is still winnable (the solver's verdicts on the
+true deal) and the exact teacher's move. The network has two outputs per move: a Q logit,
+trained by binary cross-entropy against the verdicts (so it learns the chance that a move
+keeps the deal winnable given what a player sees: what ``pimc`` estimates by sampling), and a
+policy logit, trained by cross-entropy on the teacher's move. Ranks are relabelled at random
+in every batch (the 46,080 relabellings that keep the game). The agent plays the legal move of
+highest Q, the policy breaking near ties (:meth:`pyramid_env.agents.cardnet.CardNet.act_logits`);
+the tie weight and whether to play by the policy alone are chosen on ``val``.
+
+``--arch cards`` is :class:`CardTorch`, the twin of the shipped numpy
+:class:`~pyramid_env.agents.cardnet.CardNet`; ``--arch flat`` an MLP on the 922-number counts
+observation with the same two heads, shipped as a ``CardNet`` too (its ``meta["arch"]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet_torch import build, counts_from_packed, export, relabel, tokens
+from pyramid_env.benchmark import machine
+from pyramid_env.engine.moves import NUM_MOVES
+from pyramid_env.evaluation import evaluate
+from pyramid_env.workers import limit_threads
+
+REFERENCE = ("greedy", "greedy-careful")
+PLAYS = (("q", 0.01), ("q", 0.1), ("policy", 0.0))  # the ways to play chosen between on val
+
+def load_data(path: Path, positions: int | None) -> dict[str, np.ndarray]:
+    """The first ``positions`` positions of a card_data file, masks unpacked."""
+    with np.load(path) as d:
+        data = {k: d[k] for k in d.files}
+    n = len(data["teacher"]) if positions is None else positions
+    if n > len(data["teacher"]):
+        raise SystemExit(f"--positions {n}: {path} holds {len(data['teacher'])}")
+    out = {k: v[:n] for k, v in data.items() if k != "rules"}
+    out["legal"] = np.unpackbits(out["legal"], axis=1)[:, :NUM_MOVES].astype(bool)
+    out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float32)
+    out["rules"] = str(data["rules"])
+    return out
+
+
+def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
+        seed: int, log: Any = None, bf16: bool = False) -> list[dict[str, float]]:  # fmt: skip
+    """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
+
+    ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
+    twice as fast on a CPU with AVX-512 BF16), the weights and the losses in float32.
+    """
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=max(0.05, 3 / steps))
+    n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
+    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
+    teacher = torch.as_tensor(data["teacher"].astype(np.int64))
+    bce = nn.functional.binary_cross_entropy_with_logits
+    history, sums = [], np.zeros(2)
+    for step in range(1, steps + 1):
+        idx = rng.integers(0, n, batch)
+        x = relabel(data["obs"][idx], rng)
+        inp = torch.as_tensor(counts_from_packed(x)) if flat else tokens(torch.as_tensor(x))
+        with torch.autocast("cpu", torch.bfloat16, enabled=bf16):
+            out = net(inp).float()
+        mask = legal[idx]
+        q_loss = (bce(out[:, 1], wins[idx], reduction="none") * mask).sum() / mask.sum()
+        pol = out[:, 0].masked_fill(~mask, -1e9)
+        p_loss = nn.functional.cross_entropy(pol, teacher[idx])
+        loss = q_loss + p_loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        sums += (q_loss.item(), p_loss.item())
+        if step % 500 == 0:
+            row = {"step": step, "q_loss": sums[0] / 500, "policy_loss": sums[1] / 500}
+            history.append(row)
+            if log:
+                log(row)
+            sums[:] = 0
+    return history
+
+
+@torch.no_grad()
+def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """Losses and the share of decisions with a losing move where the Q favourite wins."""
+    flat = net.meta["arch"] == "flat"
+    x = data["obs"]
+    outs = []
+    for i in range(0, len(x), 2048):
+        xb = x[i : i + 2048]
+        inp = torch.as_tensor(counts_from_packed(xb)) if flat else tokens(torch.as_tensor(xb))
+        outs.append(net(inp))
+    out = torch.cat(outs)
+    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
+    q = out[:, 1].masked_fill(~legal, -1e9)
+    hard = (wins.sum(1) < legal.sum(1)).numpy()
+    best = q.argmax(1)
+    right = wins.gather(1, best[:, None])[:, 0].numpy()
+    bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
+    return {
+        "q_loss": float((bce * legal).sum() / legal.sum()),
+        "hard_share": float(hard.mean()),
+        "hard_q_right": float(right[hard].mean()),
+    }
+
+
+def choose_play(net: CardNet, rules: str, seeds: str, workers: int) -> list[dict[str, Any]]:
+    """The network alone on ``seeds`` with each way of playing (:data:`PLAYS`)."""
+    rows = []
+    for play, tie in PLAYS:
+        net.meta |= {"play": play, "tie": tie}
+        s = evaluate(CardNetAgent(net), rules, seeds, workers=workers).summary()
+        rows.append({"play": play, "tie": tie} | {k: s[k] for k in (
+            "wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low",
+            "norm_ci_high", "cpu_per_deal")})  # fmt: skip
+    return rows
+
+
+def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int, seed: int,
+              heldout: dict[str, Any] | None) -> dict[str, Any]:  # fmt: skip
+    """Train one network on the first ``n`` positions; evaluate it; write its run folder."""
+    sub = {k: (v[:n] if isinstance(v, np.ndarray) else v) for k, v in data.items()}
+    out = args.out / f"{arch}_{n}_s{seed}"
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed)
+    net = build(arch, args.size)
+    t0 = time.time()
+    with open(out / "train.jsonl", "w") as f:
+
+        def log(row: dict[str, float]) -> None:
+            f.write(json.dumps(row | {"seconds": round(time.time() - t0, 1)}) + "\n")
+            f.flush()
+
+        history = fit(net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16)
+    result: dict[str, Any] = {
+        "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
+        "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch, "bf16": args.bf16,
+        "seed": seed, "params": sum(p.numel() for p in net.parameters()),
+        "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
+    }  # fmt: skip
+    if heldout is not None:
+        result["heldout"] = held_out(net.eval(), heldout)
+    meta = {k: result[k] for k in ("rules", "positions", "steps", "seed")}
+    shipped = export(net, meta | {"obs_mode": "counts"})
+    shipped.save(out / "net.npz")
+    net = CardNet.load(out / "net.npz")  # play the stored (float16) weights
+    result["val"] = choose_play(net, data["rules"], args.eval_seeds, args.workers)
+    best = max(result["val"], key=lambda r: r["solver_normalised"])
+    result["best_play"] = {"play": best["play"], "tie": best["tie"]}
+    net.meta |= result["best_play"]
+    net.save(out / "net.npz")
+    (out / "result.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", type=Path, required=True)
+    p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
+    p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "flat"])
+    p.add_argument("--size", default="base", choices=["small", "base"])
+    p.add_argument("--positions", type=int, nargs="+", help="default: all the file holds")
+    p.add_argument("--seeds", type=int, nargs="+", default=[0])
+    p.add_argument("--steps", type=int, default=20_000)
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument("--eval-seeds", default="val[:300]")
+    p.add_argument("--workers", type=int, default=2, help="processes for the val games")
+    p.add_argument("--threads", type=int, default=2, help="torch threads for training")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args(argv)
+    limit_threads(args.threads)
+    data = load_data(args.data, max(args.positions) if args.positions else None)
+    heldout = load_data(args.heldout, None) if args.heldout else None
+    sizes = args.positions or [len(data["teacher"])]
+    args.out.mkdir(parents=True, exist_ok=True)
+    reference = args.out / "reference.json"
+    if not reference.exists():  # the hand-written rules on the same deals, to compare with
+        rows = {}
+        for name in REFERENCE:
+            s = evaluate(name, data["rules"], args.eval_seeds, workers=args.workers).summary()
+            rows[name] = {k: s[k] for k in ("wins", "solver_normalised", "norm_ci_low",
+                                             "norm_ci_high", "cpu_per_deal")}  # fmt: skip
+        reference.write_text(json.dumps(rows, indent=1))
+    results = []
+    for n in sizes:
+        for arch in args.arch:
+            for seed in args.seeds:
+                done = args.out / f"{arch}_{n}_s{seed}" / "result.json"
+                if done.exists():  # a run already finished: kept, not redone
+                    results.append(json.loads(done.read_text()))
+                    continue
+                r = train_one(args, data, arch, n, seed, heldout) | {"machine": machine()}
+                results.append(r)
+                with open(args.out / "curve.jsonl", "a") as f:
+                    f.write(json.dumps(r) + "\n")
+                best = max(r["val"], key=lambda v: v["solver_normalised"])
+                print(f"{arch} {n:>9,} seed {seed}: {best['solver_normalised']:.3f} of the "
+                      f"solver's wins ({best['play']}, tie {best['tie']}), "
+                      f"{r['train_seconds']:.0f} s", flush=True)  # fmt: skip
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""The card network: numpy and torch twins agree, the shipped file round-trips, play is legal."""
+
+import numpy as np
+import pytest
+
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts
+from pyramid_env.engine.errors import PyramidError
+from pyramid_env.env import PyramidEnv
+from pyramid_env.evaluation import evaluate
+
+torch = pytest.importorskip("torch")
+
+from pyramid_env.agents.cardnet_torch import (  # noqa: E402
+    build,
+    counts_from_packed,
+    export,
+    relabel,
+    tokens,
+)
+
+
+def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """Counts observations and their packed forms along random games."""
+    env = PyramidEnv(rules, obs_mode="dict")
+    rng = np.random.default_rng(0)
+    packed = []
+    deal = 0
+    while len(packed) < n:
+        env.reset(options={"deal": deal})
+        deal += 1
+        while legal := env.legal_actions():
+            obs = env._encoder.encode(env.state, env.known_stock(), True)
+            packed.append(np.concatenate([obs[k] for k in (
+                "pyramid", "exposed", "stock", "stock_where", "counters", "unseen")]))  # fmt: skip
+            _, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+            if term or trunc:
+                break
+    packed = np.array(packed[:n], np.int16)
+    return counts_from_packed(packed), packed
+
+
+@pytest.mark.parametrize("arch", ["cards", "flat"])
+def test_numpy_twin_gives_the_torch_outputs(arch):
+    counts, packed = _positions("msc")
+    torch.manual_seed(1)
+    net = build(arch, "small").eval()
+    with torch.no_grad():
+        inp = tokens(torch.as_tensor(packed)) if arch == "cards" else torch.as_tensor(counts)
+        expected = net(inp).numpy()
+    got = export(net, {}).forward(counts)
+    assert got.shape == (len(counts), 2, 327)
+    np.testing.assert_allclose(got, expected, atol=1e-4)
+
+
+def test_counts_from_packed_is_the_envs_counts_observation():
+    env = PyramidEnv("msc", obs_mode="counts")
+    obs, _ = env.reset(options={"deal": 7})
+    raw = env._encoder.encode(env.state, env.known_stock(), True)
+    packed = np.concatenate([raw[k] for k in (
+        "pyramid", "exposed", "stock", "stock_where", "counters", "unseen")])[None]  # fmt: skip
+    np.testing.assert_array_equal(counts_from_packed(packed.astype(np.int16))[0], obs)
+    parsed = parse_counts(obs[None])
+    np.testing.assert_array_equal(parsed["prank"][0], raw["pyramid"])
+    np.testing.assert_array_equal(parsed["srank"][0], raw["stock"])
+    np.testing.assert_array_equal(parsed["where"][0], raw["stock_where"])
+
+
+def test_relabelling_keeps_partners_and_counts():
+    _, packed = _positions("relaxed", 20)
+    out = relabel(packed, np.random.default_rng(3))
+    for before, after in zip(packed, out, strict=True):
+        pyr_b, pyr_a = before[:28].astype(int), after[:28].astype(int)
+        # Two slots pair (sum 13) before exactly when they pair after; Kings stay Kings.
+        assert ((pyr_b[:, None] + pyr_b[None] == 13) == (pyr_a[:, None] + pyr_a[None] == 13)).all()
+        assert ((pyr_b == 13) == (pyr_a == 13)).all() and ((pyr_b == 0) == (pyr_a == 0)).all()
+        assert before[109:].sum() == after[109:].sum()
+
+
+def test_save_load_round_trip_and_a_damaged_file_is_named(tmp_path):
+    torch.manual_seed(0)
+    net = export(build("cards", "small"), {"rules": "msc"})
+    net.save(tmp_path / "n.npz")
+    back = CardNet.load(tmp_path / "n.npz")
+    counts, _ = _positions("msc", 8)
+    np.testing.assert_allclose(back.forward(counts), net.forward(counts), atol=0.05)
+    assert back.meta["rules"] == "msc" and back.meta["arch"] == "cards"
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    with pytest.raises(PyramidError, match="bad.npz"):
+        CardNet.load(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize("play", ["q", "policy"])
+def test_agent_plays_legal_moves_from_the_observation_alone(play):
+    torch.manual_seed(0)
+    net = export(build("cards", "small"), {"play": play})
+    summary = evaluate(CardNetAgent(net), "msc", "val[:3]").summary()
+    assert summary["deals"] == 3 and summary["truncated"] == 0
+    # It reads the counts observation only: a player's view, where no unseen card appears.
+    assert CardNetAgent(net).env_kwargs == {"obs_mode": "counts"}
