@@ -10,6 +10,10 @@
 - The env and the solver never import each other, in either layout of the solver (today
   ``pyramid_env/solver.py`` + ``pyramid_env/_kernel.py``; the package ``pyramid_env/solver/``
   with ``kernel.py``).
+- No import circle among the package's modules (``pyramid_env/**`` and ``agents/**``, which
+  installs as ``pyramid_env.agents``): every import that can run counts, a lazy one inside a
+  function too; only a ``if TYPE_CHECKING:`` block is left out, as it never runs. A module's
+  parent packages are not edges (Python runs them first whatever the module imports).
 - At run time, ``import pyramid_env.engine`` loads neither gymnasium nor numpy (nor anything
   outside the standard library), works with neither installed, and the Gymnasium ids are
   registered whichever of ``pyramid_env`` and ``gymnasium`` is imported first.
@@ -162,7 +166,106 @@ def modules_under(*places: Path) -> list[Path]:
     return found
 
 
+def _is_type_checking(node: ast.stmt) -> bool:
+    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:`` (a block that never runs)."""
+    test = node.test if isinstance(node, ast.If) else None
+    return _called(test) == "TYPE_CHECKING" if isinstance(test, ast.Name | ast.Attribute) else False
+
+
+def runtime_imports(source: str, package: str) -> list[str]:
+    """The names :func:`imported_names` finds, without those under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(_is_type_checking(s) for s in block):
+                block[:] = [s for s in block if not _is_type_checking(s)] or [ast.Pass()]
+    return [name for _, name in imported_names(ast.unparse(tree), package)]
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module -> the modules among ``sources`` it imports at run time.
+
+    Args:
+        sources: dotted module name -> (its source, whether it is a package's ``__init__``).
+
+    An imported name counts as the longest of its dotted prefixes that is one of the modules
+    (``from pyramid_env.engine.state import State`` -> ``pyramid_env.engine.state``; ``from
+    pyramid_env.engine import Game`` -> ``pyramid_env.engine``); names outside are dropped.
+    """
+    graph: dict[str, set[str]] = {}
+    for module, (source, is_package) in sources.items():
+        package = module if is_package else module.rpartition(".")[0]
+        edges = set()
+        for name in runtime_imports(source, package):
+            parts = name.split(".")
+            hits = [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
+            target = next((h for h in hits if h in sources), None)
+            if target is not None and target != module:
+                edges.add(target)
+        graph[module] = edges
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import one another, round a circle (Tarjan's components).
+
+    Each group is sorted, and so is the list; a module alone is no circle (self-imports are
+    not edges in :func:`import_graph`).
+    """
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(circles)
+
+
+def package_sources() -> dict[str, tuple[str, bool]]:
+    """The package's modules as installed: ``pyramid_env/**``, and ``agents/**`` as its agents."""
+    found: dict[str, tuple[str, bool]] = {}
+    for folder, dotted in ((PKG, ("pyramid_env",)), (ROOT / "agents", ("pyramid_env", "agents"))):
+        for path in sorted(folder.rglob("*.py")):
+            parts = (*dotted, *path.relative_to(folder).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            found[".".join(parts[:-1] if is_package else parts)] = (path.read_text(), is_package)
+    return found
+
+
 # -- the rules on the real tree ----------------------------------------------------------------
+
+
+def test_no_import_circle_among_the_package_modules():
+    sources = package_sources()
+    assert "pyramid_env.engine.state" in sources and "pyramid_env.agents.base" in sources
+    graph = import_graph(sources)
+    assert "pyramid_env.engine.board_text" in graph["pyramid_env.engine.state"]  # edges are found
+    circles = import_circles(graph)
+    assert not circles, "modules that import one another (a circle):\n" + "\n".join(
+        " <-> ".join(c) for c in circles
+    )
 
 
 def test_engine_imports_only_the_standard_library_and_itself():
@@ -296,6 +399,50 @@ def test_env_solver_checker_matches_whole_segments():
     assert not forbidden_imports("import pyramid_env.environment", "pyramid_env", ENV_NAMES)
     assert not forbidden_imports("from pyramid_env.solvers import x", "pyramid_env", SOLVER_NAMES)
     assert not forbidden_imports("from pyramid_env.engine import state", "pyramid_env", ENV_NAMES)
+
+
+STATE_BEFORE = """
+from pyramid_env.engine.cards import CARD_NAMES
+
+class State:
+    def __str__(self):
+        from pyramid_env.engine.notation import format_board
+        return format_board(self)
+"""
+NOTATION_BEFORE = "from pyramid_env.engine.state import STOCK_SIZE, State, face_up\n"
+
+
+def test_circle_check_catches_a_lazy_import_circle():
+    # the engine's last circle (state's __str__ imported notation lazily, notation imports state)
+    sources = {
+        "pyramid_env.engine": ("from pyramid_env.engine.notation import format_board", True),
+        "pyramid_env.engine.cards": ("", False),
+        "pyramid_env.engine.state": (STATE_BEFORE, False),
+        "pyramid_env.engine.notation": (NOTATION_BEFORE, False),
+    }
+    circle = ["pyramid_env.engine.notation", "pyramid_env.engine.state"]
+    assert import_circles(import_graph(sources)) == [circle]
+    # a longer one through a package's __init__, in relative spelling
+    sources["pyramid_env.engine.cards"] = ("from . import Game", False)
+    sources["pyramid_env.engine.notation"] = ("from .cards import CARD_NAMES", False)
+    assert import_circles(import_graph(sources)) == [
+        ["pyramid_env.engine", "pyramid_env.engine.cards", "pyramid_env.engine.notation"]
+    ]
+
+
+@pytest.mark.parametrize(
+    "guard",
+    ["if TYPE_CHECKING:", "if typing.TYPE_CHECKING:"],
+)
+def test_circle_check_leaves_out_type_only_imports(guard):
+    notation = f"{guard}\n    from pyramid_env.engine.state import State\nx = 1\n"
+    sources = {
+        "pyramid_env.engine.state": ("from pyramid_env.engine.notation import x", False),
+        "pyramid_env.engine.notation": (notation, False),
+    }
+    assert import_circles(import_graph(sources)) == []
+    sources["pyramid_env.engine.notation"] = (notation.replace(guard, "if DEBUG:"), False)
+    assert import_circles(import_graph(sources)) != []
 
 
 # -- at run time -------------------------------------------------------------------------------

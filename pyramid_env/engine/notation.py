@@ -28,69 +28,23 @@ removed places with the cards that appear nowhere; anything else is a ``CardErro
 line or slot. Lines starting with ``#`` are comments.
 
 Moves are written by card: ``draw``, ``recycle``, ``Kd`` (a King alone), ``5d+8s`` (a pair).
+
+The printing is :mod:`pyramid_env.engine.board_text` (so ``str(state)`` needs no parser);
+:func:`format_board` and :func:`stock_line` are re-exported here.
 """
 
 from __future__ import annotations
 
+from pyramid_env.engine.board_text import HIDDEN as HIDDEN  # printing: re-exported here
+from pyramid_env.engine.board_text import format_board as format_board
+from pyramid_env.engine.board_text import stock_line as stock_line
 from pyramid_env.engine.cards import CARD_NAMES, CardError, parse_card
 from pyramid_env.engine.deal import Deal
 from pyramid_env.engine.errors import describe
 from pyramid_env.engine.layout import COVERED_BY, ROWS, SHAPES, SLOTS, slot_name
 from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, STOCK, WASTE, Move, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
-from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State, face_up
-
-_GAP = "  "
-HIDDEN = "??"
-"""How a board written as a player sees it marks a stock card whose face is not known."""
-
-
-def format_board(s: State, *, hide_stock: bool = False, known: int | None = None) -> str:
-    """The board as text; the whole stock, parseable by :func:`parse_board`, unless hidden.
-
-    Args:
-        s: the position.
-        hide_stock: print the stock as a player at the table sees it: only a card the rules lay
-            face up (the ``msc`` stock top) is named. Shorthand for ``known=face_up(s)``.
-        known: stock cycle positions whose card may be named (bit ``i``: deal card
-            ``SLOTS + i``), e.g. ``PyramidEnv.known_stock()``, so the text shows exactly what the
-            observation shows. The others are written ``??``.
-    """
-    lines = []
-    for r in range(ROWS):
-        first = r * (r + 1) // 2
-        cells = [
-            CARD_NAMES[s.deal.cards[i]] if s.pyr >> i & 1 else ".."
-            for i in range(first, first + r + 1)
-        ]
-        lines.append(_GAP * (ROWS - 1 - r) + _GAP.join(cells))
-    if known is None and hide_stock:
-        known = face_up(s)
-    lines.append(stock_line(s, known))
-    lines.append("waste: " + " ".join(CARD_NAMES[c] for c in s.waste_cards))
-    if s.knobs.drawn_spot:
-        d = s.drawn_card
-        lines.append(f"drawn: {CARD_NAMES[d] if d is not None else '..'}")
-    lines.append(f"recycles: {s.recycles}")
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def stock_line(s: State, known: int | None = None) -> str:
-    """The board's ``stock:`` line: every card (``known=None``) or only the ``known`` ones.
-
-    Unknown cards are written :data:`HIDDEN` in their place in the drawing order, so a reader
-    sees how deep a known card lies; a stock with no known card is just counted.
-    """
-    if known is None:
-        return "stock: " + " ".join(CARD_NAMES[c] for c in s.stock_cards)
-    cycle = range(s.ptr, STOCK_SIZE)
-    live = [i for i in cycle if s.left >> i & 1]
-    if live and not any(known >> i & 1 for i in live):
-        return f"stock: {len(live)} face down"
-    return "stock: " + " ".join(
-        CARD_NAMES[s.deal.cards[SLOTS + i]] if known >> i & 1 else HIDDEN for i in live
-    )
-
+from pyramid_env.engine.state import STOCK_SIZE, IllegalMove, State
 
 _LINES = ("stock", "waste", "drawn", "recycles")
 _EMPTY = ("..", "--")

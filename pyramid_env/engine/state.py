@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from pyramid_env.engine import primitives as P
+from pyramid_env.engine.board_text import format_board
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
 from pyramid_env.engine.deal import DealLike, to_deal
 from pyramid_env.engine.errors import IllegalMove, describe, is_int
@@ -140,8 +141,6 @@ class State:
 
     def __str__(self) -> str:
         """The board as text (see :mod:`pyramid_env.engine.notation`)."""
-        from pyramid_env.engine.notation import format_board
-
         return format_board(self)
 
     # -- what is where -------------------------------------------------------------------------
