@@ -49,8 +49,8 @@ from pyramid_env.agents import (
     SEARCH,
     TRAINED_SEARCH,
     LookaheadAgent,
-    MLPPolicy,
     Turn,
+    load_network,
     make_agent,
     shipped,
 )
@@ -75,6 +75,7 @@ KINDS: dict[str, str] = {
 FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
 MAX_REPLAYS = 1000  # pages per agent: each is a deal played again and solved position by position
 RUN_FILE = "run.json"  # the settings of the run that wrote the folder, for --resume
+DIGESTS = "digests.json"  # per agent, the SHA-256 of its rows: the agents done (see Store)
 
 
 def machine() -> str:
@@ -101,7 +102,7 @@ def _meta(name: str) -> dict[str, Any] | None:
     """
     path = Path(name)
     if path.suffix == ".npz" and path.is_file():
-        return MLPPolicy.load(path).meta
+        return load_network(path).meta
     return _shipped_meta().get(name)
 
 
@@ -623,10 +624,13 @@ def _finished(
 class Store:
     """The output folder: the agents' rows, kept in memory and written whole after each agent.
 
-    ``benchmark.csv`` (one row per agent) and ``episodes.csv`` are rewritten together, each
-    atomically (a temporary file, then a rename), episodes first: an agent is done once its
-    summary row is in ``benchmark.csv``, and then its episodes are there too. Rows are kept in
-    table order, so a resumed run writes the same files as an uninterrupted one.
+    ``episodes.csv``, ``benchmark.csv`` (one row per agent) and ``digests.json`` are rewritten
+    in that order, each atomically (a temporary file, then a rename). ``digests.json`` holds,
+    per agent, a SHA-256 of its rows in the two CSV files: an agent is done once it is listed
+    there with the digest of rows that are in the files, so a row changed or cut since (by
+    hand, a full disk, a stop between two writes) makes its agent play again. Rows are kept in
+    table order, so a resumed run writes the same files as an uninterrupted one. (A folder of
+    an older version, without digests, has its rows checked against each other alone.)
     """
 
     def __init__(self, out: Path) -> None:
@@ -653,7 +657,7 @@ class Store:
         episodes: dict[str, list[dict[str, str]]] = {}
         for e in _read_csv(self.out / "episodes.csv", EPISODE_FIELDS):
             episodes.setdefault(e["agent"], []).append(e)
-        why = []
+        digests, why = self._digests()
         for row in rows:
             label = row["agent"]
             if label in self.summaries:
@@ -661,6 +665,10 @@ class Store:
                 continue
             view, kind = expect.get(label, (None, None))
             try:
+                if digests is not None and digests.get(label) != _digest(
+                    row, episodes.get(label, [])
+                ):
+                    raise ValueError(f"not the rows {DIGESTS} lists (changed, cut or unfinished)")
                 summary, eps = _finished(
                     label, row, episodes.get(label, []), settings, deals, view, kind
                 )
@@ -669,6 +677,22 @@ class Store:
                 continue
             self.summaries[label], self.episodes[label] = summary, eps
         return why
+
+    def _digests(self) -> tuple[dict[str, str] | None, list[str]]:
+        """``digests.json`` as a dict, ``None`` if absent (an older folder); and any warning.
+
+        A damaged file lists no agent: every agent plays again (time lost, no result).
+        """
+        path = self.out / DIGESTS
+        if not path.exists():
+            return None, []
+        try:
+            data = read_json(path, "digests")
+        except (OSError, PyramidError) as err:
+            return {}, [f"every agent: {shorten(str(err), 200)}"]
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            return {}, [f"every agent: {path} is not a dict of digests"]
+        return data, []
 
     def add(self, label: str, summary: dict[str, Any], episodes: list[dict[str, Any]]) -> None:
         """Record an agent's rows (:meth:`write` puts them in the files)."""
@@ -696,6 +720,14 @@ class Store:
         write_atomic(self.out / "episodes.csv", _csv_text(EPISODE_FIELDS, eps))
         rows = [self.summaries[a] for a in order]
         write_atomic(self.out / "benchmark.csv", _csv_text(SUMMARY_FIELDS, rows))
+        digests = {a: _digest(self.summaries[a], self.episodes[a]) for a in order}
+        write_atomic(self.out / DIGESTS, json.dumps(digests, indent=1) + "\n")
+
+
+def _digest(row: dict[str, Any], episodes: list[dict[str, Any]]) -> str:
+    """SHA-256 of an agent's rows as the CSV files hold them (read back or about to be written)."""
+    text = _csv_text(SUMMARY_FIELDS, [row]) + _csv_text(EPISODE_FIELDS, episodes)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _read_settings(out: Path) -> dict[str, Any]:
@@ -842,7 +874,8 @@ def run(
         if earlier != settings:
             diff = {k: (earlier.get(k), v) for k, v in settings.items() if earlier.get(k) != v}
             raise PyramidError(
-                f"--resume: {out} holds a benchmark of other settings ({shorten(diff, 2000)}: "
+                f"--resume: {out / RUN_FILE} holds a benchmark of other settings "
+                f"({shorten(diff, 2000)}: "
                 "(then, now)); use another --out, or run without --resume to start again"
             )
         _clean(out)
@@ -856,7 +889,7 @@ def run(
     for why in replay_again:
         print(f"warning: rows of {why}: the agent plays again", file=sys.stderr, flush=True)
     if not resume:  # a fresh run: the files start empty, then grow agent by agent
-        for stale in FILES:
+        for stale in (*FILES, DIGESTS):
             (out / stale).unlink(missing_ok=True)
         shutil.rmtree(out / "replays", ignore_errors=True)
         shutil.rmtree(out / "chunks", ignore_errors=True)

@@ -7,11 +7,13 @@ refused up front, naming the file; every agent's rows go under a name of its own
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +51,9 @@ def folder(out: Path) -> dict[str, object]:
             continue
         name = str(path.relative_to(out))
         text = path.read_bytes()
-        if name.endswith(".csv"):
+        if name == "digests.json":  # digests of rows with CPU times: which agents it lists
+            text = sorted(json.loads(text))
+        elif name.endswith(".csv"):
             rows = list(csv.DictReader(io.StringIO(text.decode())))
             text = [
                 {k: v for k, v in r.items() if k not in ("cpu", "cpu_per_deal", "seconds")}
@@ -335,14 +339,28 @@ def edit_cell(path: Path, agent: str, column: str, value: str) -> None:
         ("benchmark.csv", "seconds", "nan"),
     ],
 )
+@pytest.mark.parametrize("digests", [True, False])
 def test_a_bad_stored_cell_makes_the_agent_play_again(
-    finished, monkeypatch, capsys, name, column, value
+    finished, monkeypatch, capsys, name, column, value, digests
 ):
+    # Caught by the digest; and without one (a folder of an older version), by the checks.
     out, want = finished
     edit_cell(out / name, "greedy", column, value)
+    if not digests:
+        (out / "digests.json").unlink()
     played = record(monkeypatch)
     resume(out)
     assert "warning: rows of greedy" in capsys.readouterr().err
+    assert played == ["greedy"] and folder(out) == want
+
+
+def test_a_changed_cell_the_summary_does_not_show_is_caught_by_the_digest(
+    finished, monkeypatch, capsys
+):
+    out, want = finished
+    edit_cell(out / "episodes.csv", "greedy", "steps", "31")  # in no figure of the table
+    played = record(monkeypatch)
+    resume(out)
     assert played == ["greedy"] and folder(out) == want
 
 
@@ -470,3 +488,41 @@ def test_moves_won_is_na_for_an_agent_that_never_wins():
            "cpu_per_deal": 0.001, "seconds": 1.0}  # fmt: skip
     line = bench.markdown([row]).splitlines()[-1]
     assert "nan" not in line and "| n/a |" in line
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.data())
+def test_any_damage_to_the_csv_files_is_caught_or_harmless(tmp_path, monkeypatch, data):
+    # Property: bytes of benchmark.csv or episodes.csv changed, cut or dropped, then --resume:
+    # the run refuses the file by name (exit 2), or ends with the uninterrupted run's folder.
+    no_chart(monkeypatch)
+    ref = tmp_path / "ref"
+    if not ref.exists():
+        bench.run(agents=AGENTS, out=ref, replays=0, **RUN)
+    want = folder(ref)
+    out = tmp_path / "run"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(ref, out)
+    name = data.draw(st.sampled_from(["benchmark.csv", "episodes.csv"]))
+    raw = bytearray((out / name).read_bytes())
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(raw) - 1))
+        raw[i] = data.draw(st.sampled_from(list(b"0123456789,.-\nTFae\xff")))
+    raw = raw[: data.draw(st.integers(len(raw) // 2, len(raw)))]
+    (out / name).write_bytes(bytes(raw))
+    args = ["benchmark", "--rules", "msc", "--seeds", "val[:6]", "--workers", "1", "--replays",
+            "0", "--no-progress", "--out", str(out), "--resume", "--agents", *AGENTS]  # fmt: skip
+    with (
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.redirect_stderr(io.StringIO()) as err,
+    ):
+        code = main(args)
+    assert "Traceback" not in err.getvalue()
+    if code == 2:
+        assert name in err.getvalue()
+    else:
+        assert code == 0 and folder(out) == want

@@ -144,3 +144,18 @@ def test_benchmark_help_prints_with_a_damaged_manifest(capsys, monkeypatch, tmp_
         assert code == 2 and "manifest.json is damaged" in captured.err
     finally:
         bench._shipped_meta.cache_clear()
+
+
+def test_a_save_with_an_undo_limit_out_of_range_is_refused(capsys, tmp_path):
+    # Written by an older version that took undo_limit=2**63: replay and play --resume used to
+    # fail with OverflowError on the first move.
+    game = Game(5, "relaxed")
+    game.play(game.legal_moves()[0])
+    data = game.to_dict()
+    data["rules"] = data["rules"] | {"undo_limit": 2**63}
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(data))
+    code, captured = run(capsys, "replay", str(save))
+    assert code == 2 and "undo_limit" in captured.err
+    code = main_play(["--plain", "--resume", "--save", str(save)])
+    assert code == 2 and "undo_limit" in capsys.readouterr().err

@@ -71,8 +71,8 @@ def write_atomic(path: str | Path, text: str) -> Path:
     try:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        # No fsync: what the kernel holds survives a killed process, the case this is for; a
+        # benchmark writes hundreds of files, and a sync each would cost more than the work.
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
