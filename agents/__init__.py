@@ -23,7 +23,8 @@ name                agent
                     it reads the stock only once it has all been seen
 ``pimc``            determinized search: samples the unseen stock order, plays the move that
                     keeps most samples winnable (``samples=``, ``budget=``, ``consistent=``)
-``<file>.npz``      a trained policy saved as an :class:`MLPPolicy` (a path, or the name of a
+``<file>.npz``      a trained network saved as an :class:`MLPPolicy` or a :class:`CardNet`
+                    (a path, or the name of a
                     file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
                     a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`,
                     an expert-iteration network (``expit-msc``) an :class:`ExpitPolicyAgent`,
@@ -49,6 +50,7 @@ from pyramid_env.agents.baselines import (
     RandomAgent,
     RandomRemovalAgent,
 )
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.expit import ExpitPolicyAgent, ExpitSearchAgent
 from pyramid_env.agents.honest import PimcAgent, ScoutAgent
 from pyramid_env.agents.lookahead import LookaheadAgent
@@ -144,13 +146,31 @@ def shipped_file(name: str) -> Path:
     return path
 
 
-def load_shipped(name: str) -> MLPPolicy:
+def load_network(path: str | Path) -> MLPPolicy | CardNet:
+    """A network file of either shipped form: a :class:`CardNet` or an :class:`MLPPolicy`.
+
+    Raises:
+        PyramidError: the file cannot be read as either, naming it.
+    """
+    import zipfile
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            card = "meta" in data.files
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        card = False  # MLPPolicy.load names the file and the fault
+    return CardNet.load(path) if card else MLPPolicy.load(path)
+
+
+def load_shipped(name: str) -> MLPPolicy | CardNet:
     """The network of shipped agent ``name``, with the manifest's metadata (its kind, settings).
 
     Raises:
         PyramidError: as :func:`shipped_file`.
     """
-    net = MLPPolicy.load(shipped_file(name))
+    net = load_network(shipped_file(name))
     net.meta = dict(_manifest()[name]["meta"])
     return net
 
@@ -177,19 +197,21 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     if path.suffix == ".npz":
         if not path.is_file():
             raise PyramidError(f"agent file {name!r} does not exist")
-        return _trained(MLPPolicy.load(path), path.stem, **kwargs)
+        return _trained(load_network(path), path.stem, **kwargs)
     if name in _manifest():  # a shipped agent: open this one file, checked, not every one
         return _trained(load_shipped(name), name, **kwargs)
     known = [*BASELINES, *SEARCH, *ORACLES, *shipped()]
     raise PyramidError(f"unknown agent {name!r}: one of {', '.join(known)}, or a path to a .npz")
 
 
-def _trained(net: MLPPolicy, name: str, **kwargs: Any) -> Agent:
+def _trained(net: MLPPolicy | CardNet, name: str, **kwargs: Any) -> Agent:
     """A policy network as a :class:`PolicyAgent`, a value network as a lookahead agent.
 
     An expert-iteration search file becomes its search agent, with the settings it was shipped
     with (``kwargs`` override them).
     """
+    if isinstance(net, CardNet):
+        return CardNetAgent(net, name=name, **kwargs)
     kind = net.meta.get("kind")
     if kind == "value":
         kwargs.setdefault("depth", net.meta.get("depth", 2))
@@ -208,6 +230,8 @@ __all__ = [
     "SEARCH",
     "TRAINED_SEARCH",
     "Agent",
+    "CardNet",
+    "CardNetAgent",
     "CarefulAgent",
     "ExpitPolicyAgent",
     "ExpitSearchAgent",
@@ -223,6 +247,7 @@ __all__ = [
     "ScoutAgent",
     "Turn",
     "agent_config",
+    "load_network",
     "load_shipped",
     "make_agent",
     "shipped",
