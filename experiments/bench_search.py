@@ -1,6 +1,6 @@
 """Honest search speed: ``pimc`` (determinized search, the solver on every sample) per deal.
 
-    python experiments/bench_search.py --rules msc two-pass --seeds "val[:40]" --samples 16
+    python -m experiments.bench_search --rules msc two-pass --seeds "val[:40]" --samples 16
 
 Plays ``pimc`` in one process on each rule set's deals and prints, per rule set, the CPU time
 per deal and a fingerprint of the games (deal, outcome, moves and cards left of each, hashed),
@@ -28,17 +28,15 @@ import time
 from pathlib import Path
 from unittest import mock
 
+import numpy as np
+
+from pyramid_env.agents import PimcAgent, honest
+from pyramid_env.engine.state import State
+from pyramid_env.evaluation import evaluate
+from pyramid_env.solver import _search, kernel
+from pyramid_env.solver.tables import Budget, Limit
+
 ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-
-from pyramid_env.agents import PimcAgent, honest  # noqa: E402
-from pyramid_env.engine.state import State  # noqa: E402
-from pyramid_env.evaluation import evaluate  # noqa: E402
-from pyramid_env.solver import _search, kernel  # noqa: E402
-from pyramid_env.solver.tables import Budget, Limit  # noqa: E402
 
 
 class _Timed:

@@ -1,6 +1,6 @@
 """Throughput of the sweep backends: deals solved per second by backend and worker count.
 
-    python experiments/bench_sweep.py --rules msc --deals 20000 --rounds 2
+    python -m experiments.bench_sweep --rules msc --deals 20000 --rounds 2
 
 Solves the same deals with winnability's chunk function (compiled verdicts, winning lines not
 replayed) on each setting of ``--settings`` (default: local with 1 and 2 workers, Ray with 1
@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import argparse
 import functools
-import sys
 import time
 from pathlib import Path
 
 from pyramid_env.benchmark import machine
 from pyramid_env.engine import get_rules
+from pyramid_env.lab.verdicts import solve_chunk
 from pyramid_env.sweep import Backend, sweep
 
 ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-from experiments.winnability import solve_chunk  # noqa: E402  (after the path is set)
 
 
 def one_round(fn, deals: list[int], backend: str, workers: int, chunk: int) -> tuple:

@@ -1,6 +1,6 @@
 """Where an expert-iteration network goes wrong: its agreement with the search, its fatal moves.
 
-    python experiments/expit_errors.py runs/expit_msc__*/best.npz --seeds "val[:100]"
+    python -m experiments.expit_errors runs/expit_msc__*/best.npz --seeds "val[:100]"
 
 On deals it never trained on (``--seeds``, val by default):
 
@@ -11,7 +11,7 @@ On deals it never trained on (``--seeds``, val by default):
    once the whole stock is known.
 2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
    first move after which it no longer can (the solver, clairvoyant, is the judge here, for
-   the analysis only; :func:`experiments.fatal_moves.first_fatal`) is counted by phase and
+   the analysis only; :func:`pyramid_env.lab.fatal.first_fatal`) is counted by phase and
    kind (draw or removal).
 3. **Where the search parts from greedy**, from the same games: at each decision while cards
    are hidden where the search's move is not greedy's, greedy's move is a *blunder* if it keeps
@@ -43,27 +43,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
+from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn
+from pyramid_env.agents.expit import order_agent, q_and_value, record_games
+from pyramid_env.agents.honest import all_seen, search
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.engine.state import State
+from pyramid_env.env import PyramidEnv
+from pyramid_env.lab.fatal import first_fatal
+from pyramid_env.seeds import seed_set
+from pyramid_env.solver import Verdict, solve
 
-from experiments.fatal_moves import first_fatal  # noqa: E402
-from pyramid_env.agents import ExpitPolicyAgent, MLPPolicy, Turn  # noqa: E402
-from pyramid_env.agents.expit import order_agent, q_and_value, record_games  # noqa: E402
-from pyramid_env.agents.honest import all_seen, search  # noqa: E402
-from pyramid_env.engine.moves import MOVES  # noqa: E402
-from pyramid_env.engine.rules import get_rules  # noqa: E402
-from pyramid_env.engine.state import State  # noqa: E402
-from pyramid_env.env import PyramidEnv  # noqa: E402
-from pyramid_env.seeds import seed_set  # noqa: E402
-from pyramid_env.solver import Verdict, solve  # noqa: E402
+ROOT = Path(__file__).parents[1]
 
 
 def _favourite(agent: ExpitPolicyAgent, env: PyramidEnv, obs: np.ndarray) -> int:

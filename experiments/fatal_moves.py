@@ -1,6 +1,6 @@
 """Where an agent loses a winnable deal: its first fatal move, by phase and by what it spoils.
 
-    python experiments/fatal_moves.py --rules msc --agents greedy greedy-careful --seeds "val[:500]"
+    python -m experiments.fatal_moves --rules msc --agents greedy greedy-careful --seeds "val[:500]"
 
 For each agent and each deal of ``--seeds`` the solver can win, the agent plays until its
 first move after which the solver can no longer win (the solver is clairvoyant: it is the
@@ -26,66 +26,16 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
+from pyramid_env.agents import make_agent
+from pyramid_env.benchmark import machine
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.lab.fatal import first_fatal
+from pyramid_env.seeds import seed_set
 
 ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
-from pyramid_env.agents import Agent, Turn, make_agent  # noqa: E402
-from pyramid_env.agents.honest import all_seen  # noqa: E402
-from pyramid_env.benchmark import machine  # noqa: E402
-from pyramid_env.engine.moves import MOVES  # noqa: E402
-from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
-from pyramid_env.engine.state import State  # noqa: E402
-from pyramid_env.env import PyramidEnv  # noqa: E402
-from pyramid_env.seeds import seed_set  # noqa: E402
-from pyramid_env.solver import DealTables, winning_line  # noqa: E402
-from pyramid_env.solver.free_stock import FreeStock  # noqa: E402
-from pyramid_env.solver.tables import Limit  # noqa: E402
-
-
-def spoils(s: State) -> str:
-    """``"pyramid"`` if ``s`` is lost even with a free stock, else ``"order"``."""
-    tables = DealTables(s)
-    counts = tables.stock_counts(tables.reachable(s))
-    free = FreeStock(s, tables, Limit(None, None))
-    return "order" if free.wins(s.pyr, counts) else "pyramid"
-
-
-def kind(action: int) -> str:
-    """``draw`` (or recycle), ``pyramid`` (pyramid cards only) or ``stock`` (a stock card used)."""
-    move = MOVES[action]
-    if action <= 1:
-        return "draw"
-    return "stock" if any(p >= 28 for p in move.places) else "pyramid"
-
-
-def first_fatal(agent: Agent, rules: Rules, n: int) -> dict | None:
-    """The first move after which deal ``n`` is lost (``None``: won, or lost at the deal)."""
-    env = PyramidEnv(rules, **getattr(agent, "env_kwargs", {}))
-    obs, _ = env.reset(options={"deal": n})
-    if winning_line(env.state) is None:
-        return None
-    rng = np.random.default_rng([0, n])
-    done = False
-    while not done and (legal := env.legal_actions()):
-        s, known = env.state, env.known_stock()
-        hidden = not all_seen(s, known)
-        action = agent.act(Turn(s, legal, known, obs), rng)
-        obs, _, terminated, truncated, info = env.step(action)
-        done = terminated or truncated
-        if not info["won"] and winning_line(env.state) is None:
-            return {
-                "phase": "hidden" if hidden else "known",
-                "kind": kind(action),
-                "spoils": spoils(env.state),
-            }
-    return None if info["won"] else {"phase": "end", "kind": "none", "spoils": "none"}
 
 
 def main(argv: list[str] | None = None) -> list[dict]:

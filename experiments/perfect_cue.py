@@ -1,6 +1,6 @@
 """What a perfect cue would buy: ``pimc``'s search only where it would change the move.
 
-    python experiments/perfect_cue.py --rules msc --seeds "test[:1000]" --cue 128 \
+    python -m experiments.perfect_cue --rules msc --seeds "test[:1000]" --cue 128 \
         --samples 32 16 8 0 --pimc 32
 
 The guided search (``expit-search``) spends its samples where the network says a decision is
@@ -26,26 +26,23 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
+from pyramid_env.agents import PimcAgent, Turn
+from pyramid_env.agents.expit import order_agent
+from pyramid_env.agents.honest import _king, _Line, all_seen, search
+from pyramid_env.benchmark import machine
+from pyramid_env.engine.rules import Rules, get_rules
+from pyramid_env.env import PyramidEnv
+from pyramid_env.evaluation import play_deal, solver_labels, wilson
+from pyramid_env.seeds import seed_set
+from pyramid_env.sweep import sweep
 
-from pyramid_env.agents import PimcAgent, Turn  # noqa: E402
-from pyramid_env.agents.expit import order_agent  # noqa: E402
-from pyramid_env.agents.honest import _king, _Line, all_seen, search  # noqa: E402
-from pyramid_env.benchmark import machine  # noqa: E402
-from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
-from pyramid_env.env import PyramidEnv  # noqa: E402
-from pyramid_env.evaluation import play_deal, solver_labels, wilson  # noqa: E402
-from pyramid_env.seeds import seed_set  # noqa: E402
-from pyramid_env.sweep import sweep  # noqa: E402
+ROOT = Path(__file__).parents[1]
 
 
 class PerfectCueAgent:

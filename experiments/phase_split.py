@@ -1,7 +1,7 @@
 """Which phase of the game a player loses in: the hidden stock or the fully known endgame.
 
-    python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
-    python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc \
+    python -m experiments.phase_split --rules msc two-pass --seeds "test[:1000]"
+    python -m experiments.phase_split --rules msc --then bc-msc bc-ppo-msc expit-msc \
         --out results/phase_split/networks
 
 Under limited passes a game has two phases. While stock cards are unseen (the first pass) a
@@ -31,62 +31,21 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
-from pyramid_env.agents import (  # noqa: E402
-    Agent,
+from pyramid_env.agents import (
     CarefulAgent,
     GreedyAgent,
     PimcAgent,
-    Turn,
     make_agent,
 )
-from pyramid_env.agents.honest import _Line, all_seen  # noqa: E402
-from pyramid_env.benchmark import machine  # noqa: E402
-from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
-from pyramid_env.evaluation import evaluate  # noqa: E402
+from pyramid_env.agents.phase_split import PhaseSplit
+from pyramid_env.benchmark import machine
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.evaluation import evaluate
 
-
-class PhaseSplit:
-    """One agent while cards are hidden, another (or the solver's line) once all is seen.
-
-    Honest when both agents are: the solver reads the deal only once every live stock card is
-    in ``turn.known``, as :class:`~pyramid_env.agents.ScoutAgent` does.
-
-    Args:
-        hidden: the agent for the first phase (``GreedyAgent`` or ``PimcAgent``).
-        known: ``"solver"`` (its line), or the agent for the second phase; the env gives the
-            observation form this agent asks for (``env_kwargs``).
-        name: the name in tables.
-    """
-
-    def __init__(self, hidden: Agent, known: str | Agent, name: str) -> None:
-        """See the class docstring."""
-        self.hidden, self.known, self.name = hidden, known, name
-        self.greedy = GreedyAgent()
-        self.line = _Line(None)
-        self.env_kwargs = getattr(known, "env_kwargs", {})
-
-    @staticmethod
-    def supports(rules: Rules) -> bool:
-        """Every rule set."""
-        return True
-
-    def act(self, turn: Turn, rng: np.random.Generator) -> int:
-        """The first-phase agent's move while cards are hidden, then the second's."""
-        if not all_seen(turn.state, turn.known):
-            return self.hidden.act(turn, rng)
-        if self.known != "solver":
-            return self.known.act(turn, rng)
-        return self.line.play(turn, rng, self.greedy)
+ROOT = Path(__file__).parents[1]
 
 
 def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:

@@ -1,8 +1,8 @@
 """Learning curves: val win rate against training steps, per rule set, with reference lines.
 
-    python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out curves.png
+    python -m experiments.plot_curves runs/*/eval.csv runs/*/*/eval.csv --out curves.png
 
-Reads the ``eval.csv`` of training runs (``experiments/train_ppo.py`` writes one; a BC run's
+Reads the ``eval.csv`` of training runs (``experiments.train_ppo`` writes one; a BC run's
 fine-tuning writes one in its nested run folder) and each run's ``config.json`` for its rules and
 val deals. For each rule set, one panel: a line per run, and dashed lines for the greedy agent
 and the solver on the same val deals (evaluated here, so the references are this code's).
@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import pyramid_env  # noqa: E402, F401  (registers the ids)
-from pyramid_env.evaluation import evaluate  # noqa: E402
+from pyramid_env.lab.figures import reference_lines, save  # noqa: E402
 
 
 def load(path: Path) -> tuple[str, str, str, list[tuple[int, float]]]:
@@ -33,24 +33,6 @@ def load(path: Path) -> tuple[str, str, str, list[tuple[int, float]]]:
     with open(path) as f:
         points = [(int(r["timesteps"]), float(r["win_rate"])) for r in csv.DictReader(f)]
     return rules, cfg["eval"]["seeds"], label, points
-
-
-def reference_lines(ax: plt.Axes, rules: str, seeds: str, names: list[str]) -> None:
-    """Dashed lines of the named agents' win rates on the same val deals, evaluated here."""
-    for name, style in zip(names, ("--", (0, (5, 1, 1, 1)), ":", "-."), strict=False):
-        rate = evaluate(name, rules, seeds, workers=2).summary()["win_rate"]
-        ax.axhline(100 * rate, ls=style, color="grey")
-        ax.text(0.01, 100 * rate + 0.8, f"{name} {rate:.1%}", fontsize=8, color="grey",
-                transform=ax.get_yaxis_transform())  # fmt: skip
-
-
-def save(fig: plt.Figure, out: Path) -> Path:
-    """Write the figure (its folder made if needed) and print where."""
-    fig.tight_layout()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=100)
-    print(out)
-    return out
 
 
 def main(argv: list[str] | None = None) -> Path:

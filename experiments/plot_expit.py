@@ -1,6 +1,6 @@
 r"""Expert iteration's learning curves: val win rate per round against CPU hours, per rule set.
 
-    python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ \\
+    python -m experiments.plot_expit runs/expit_msc__*/ runs/expit_two-pass__*/ \\
         --out experiments/figures/expit.png
 
 Reads each run folder's ``eval.csv`` (a row per round: the network alone on the val deals) and
@@ -17,19 +17,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import sys
 from pathlib import Path
 
 import matplotlib
 
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from experiments.plot_curves import reference_lines, save  # noqa: E402
+from pyramid_env.lab.figures import reference_lines, save  # noqa: E402
+
+ROOT = Path(__file__).parents[1]
 
 
 def load(run: Path) -> tuple[dict, list[dict[str, float]], dict]:

@@ -1,6 +1,6 @@
 r"""Honest play's price: each agent's share of the solver's wins against its CPU per deal.
 
-    python experiments/plot_frontier.py --rules msc two-pass \
+    python -m experiments.plot_frontier --rules msc two-pass \
         --out experiments/figures/frontier.png
 
 One panel per rule set, on the same ``test`` deals: ``pimc``'s curve over its samples per
@@ -16,21 +16,19 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
 from pathlib import Path
 
 import matplotlib
 
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from experiments.pimc_curve import DEFAULT_BUDGET  # noqa: E402
-from experiments.plot_curves import save  # noqa: E402
+from pyramid_env.agents import PimcAgent  # noqa: E402
+from pyramid_env.lab.figures import save  # noqa: E402
 
+ROOT = Path(__file__).parents[1]
+
+PIMC_BUDGET = PimcAgent().budget  # positions a verdict: pimc_curve's default
 POINTS = ["greedy", "scout", "expit-{rules}", "expit-search-{rules}"]
 
 
@@ -93,7 +91,7 @@ def main(argv: list[str] | None = None) -> Path:
                [r["norm_ci_high"] - v for v, r in zip(y, rows, strict=True)]]  # fmt: skip
         ax.errorbar(
             x, y, yerr=err, marker="o", capsize=3,
-            label=f"pimc (samples per decision), {DEFAULT_BUDGET:,} positions a verdict",
+            label=f"pimc (samples per decision), {PIMC_BUDGET:,} positions a verdict",
         )  # fmt: skip
         for xi, yi, r in zip(x, y, rows, strict=True):
             ax.annotate(

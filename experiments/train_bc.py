@@ -1,7 +1,7 @@
 """Imitate the solver (behaviour cloning, optional DAgger), then fine-tune with MaskablePPO.
 
-    python experiments/train_bc.py --config configs/bc_relaxed.toml
-    python experiments/train_bc.py --demo-deals 200 --epochs 1 --dagger-rounds 0 --finetune 0
+    python -m experiments.train_bc --config configs/bc_relaxed.toml
+    python -m experiments.train_bc --demo-deals 200 --epochs 1 --dagger-rounds 0 --finetune 0
 
 1. Demonstrations: on the first ``demos.deals`` deals of the ``train`` set, the expert
    (``demos.expert``: ``solver-greedy`` by default, the greedy agent's favourite move among those
@@ -10,15 +10,16 @@
    does (``observe_stock``); the expert sees it all, so the learner can only approximate it.
    Lost deals give no demonstration. With ``demos.phase = "known"`` only the fully known
    endgame is learned: greedy plays until every live stock card has been seen (as in
-   ``experiments/phase_split.py``), the expert and the learner after, and the learner is
+   ``experiments.phase_split``), the expert and the learner after, and the learner is
    measured as ``greedy, then <learner>``; there the expert's moves depend on nothing hidden.
 2. Behaviour cloning: the PPO policy network's shape (``bc.net_arch``, tanh), trained by
    cross-entropy over the legal actions only (illegal logits masked out).
 3. DAgger (``dagger.rounds``): the learner plays ``dagger.deals`` more train deals; each state
    it reaches that can still be won is labelled with the expert's move from there; retrain on
    everything.
-4. Fine-tune (``finetune.total_timesteps`` > 0): ``experiments/train_ppo.py`` from the BC
-   weights (``--init``), with the PPO config named in ``finetune.config``.
+4. Fine-tune (``finetune.total_timesteps`` > 0): PPO as ``experiments.train_ppo`` trains
+   (:func:`pyramid_env.lab.ppo.train`) from the BC weights, with the PPO config named in
+   ``finetune.config``.
 
 The run folder ``runs/<env_id>__<exp_name>__<seed>__<time>/`` holds ``bc.npz`` (the BC policy),
 ``eval.csv`` (val win rate after BC and each DAgger round), ``metrics.json`` and, with
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 import tomllib
 from pathlib import Path
@@ -43,17 +43,17 @@ from tqdm import tqdm
 
 from pyramid_env.agents import Agent, MLPPolicy, PolicyAgent, Turn, make_agent
 from pyramid_env.agents.honest import all_seen
+from pyramid_env.agents.phase_split import PhaseSplit
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.config import read_config
 from pyramid_env.seeds import SEED_SETS
 from pyramid_env.solver import Verdict, solve
 
 ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
 SOLVE_LIMIT = 5.0  # seconds per solve: a rare slow deal or position is skipped, not waited on
 
 
@@ -294,8 +294,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         policy = export(net, meta | {"algo": name, "samples": len(data)})
         agent: Agent = PolicyAgent(policy, name=name)
         if phase == "known":  # measured where it plays: after greedy's first pass
-            from experiments.phase_split import PhaseSplit
-
             agent = PhaseSplit(make_agent("greedy"), agent, f"greedy, then {name}")
         s = evaluate(agent, env.rules, cfg["eval"]["seeds"], cfg["observe_stock"]).summary()
         evals.append(
@@ -322,26 +320,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     policy.save(run / "bc.npz")
     metrics: dict[str, Any] = {"run": run_name, "evals": evals, "machine": machine()}
     if args.ship:
-        from experiments.ship_agent import ship
+        from pyramid_env.lab.shipping import ship
 
         ship(run / "bc.npz", args.ship)
     steps = cfg["finetune"]["total_timesteps"]
     if steps > 0:
-        from experiments import train_ppo
+        from pyramid_env.lab.ppo import train  # the train extra's torch and sb3-contrib
 
-        ppo_args = [
-            "--config",
-            str(ROOT / cfg["finetune"]["config"]),
-            "--init",
-            str(run / "bc.npz"),
-        ]
-        ppo_args += ["--total-timesteps", str(steps), "--seed", str(cfg["seed"])]
-        ppo_args += ["--runs", str(run), "--set", f"exp_name={cfg['exp_name']}_ppo"]
-        ppo_args += [f"--set=eval.seeds={cfg['eval']['seeds']!r}"]  # the same val deals
-        ppo_args += [f"--set={s}" for s in cfg["finetune"].get("set", [])]
-        if args.ship_finetuned:
-            ppo_args += ["--ship", args.ship_finetuned]
-        metrics["finetune"] = train_ppo.main(ppo_args)
+        sets = [f"exp_name={cfg['exp_name']}_ppo"]
+        sets += [f"eval.seeds={cfg['eval']['seeds']!r}"]  # the same val deals
+        sets += cfg["finetune"].get("set", [])
+        ppo_cfg = read_config(ROOT / cfg["finetune"]["config"], steps, cfg["seed"], sets)
+        init = run / "bc.npz"
+        metrics["finetune"] = train(ppo_cfg, run, init=init, ship=args.ship_finetuned)
     metrics["wall_s"] = round(time.time() - start)
     (run / "metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics

@@ -1,8 +1,8 @@
 r"""Expert iteration: a Q-and-value network learns from honest search it then guides.
 
-    python experiments/train_expit.py --config configs/expit_msc.toml --ship expit-msc \\
+    python -m experiments.train_expit --config configs/expit_msc.toml --ship expit-msc \\
         --ship-search expit-search-msc
-    python experiments/train_expit.py --set rounds.count=1 --set rounds.first_deals=20 \\
+    python -m experiments.train_expit --set rounds.count=1 --set rounds.first_deals=20 \\
         --set eval.seeds='"val[:10]"'                                    # a smoke run
 
 Each round:
@@ -51,34 +51,31 @@ import csv
 import functools
 import itertools
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-
-from experiments.toml_config import read_config  # noqa: E402
-from pyramid_env.agents import MLPPolicy  # noqa: E402
-from pyramid_env.agents.expit import (  # noqa: E402
+from pyramid_env.agents import MLPPolicy
+from pyramid_env.agents.expit import (
     ExpitPolicyAgent,
     ExpitSearchAgent,
     order_agent,
     record_games,
 )
-from pyramid_env.benchmark import machine  # noqa: E402
-from pyramid_env.engine.moves import NUM_MOVES  # noqa: E402
-from pyramid_env.engine.rules import Rules, get_rules  # noqa: E402
-from pyramid_env.env import PyramidEnv  # noqa: E402
-from pyramid_env.env import observation as ob  # noqa: E402
-from pyramid_env.env.observation import rank_maps  # noqa: E402
-from pyramid_env.evaluation import evaluate  # noqa: E402
-from pyramid_env.seeds import SEED_SETS  # noqa: E402
-from pyramid_env.sweep import sweep  # noqa: E402
+from pyramid_env.benchmark import machine
+from pyramid_env.engine.moves import NUM_MOVES
+from pyramid_env.engine.rules import Rules, get_rules
+from pyramid_env.env import PyramidEnv
+from pyramid_env.env import observation as ob
+from pyramid_env.env.observation import rank_maps
+from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.config import add_config_args, config_from_args
+from pyramid_env.seeds import SEED_SETS
+from pyramid_env.sweep import sweep
+
+ROOT = Path(__file__).parents[1]
 
 MAX_MOVES = 12  # moves counted per decision, at most (a position rarely has more)
 PACKED = sum(n for _, n, _ in ob.PIECES) + 13  # the dict pieces' numbers, then unseen ranks
@@ -87,11 +84,7 @@ PACKED = sum(n for _, n, _ in ob.PIECES) + 13  # the dict pieces' numbers, then 
 def parse(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namespace]:
     """The config (TOML and overrides) and the other arguments."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--config", type=Path, default=ROOT / "configs" / "expit_msc.toml")
-    p.add_argument("--seed", type=int, help="override seed")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value (dotted key, Python literal)")  # fmt: skip
-    p.add_argument("--runs", type=Path, default=ROOT / "runs")
+    add_config_args(p, ROOT / "configs" / "expit_msc.toml", ROOT / "runs", steps=False)
     p.add_argument("--ship", help="copy the best network to agents/trained/NAME.npz")
     p.add_argument("--ship-search", help="copy the search agent to agents/trained/NAME.npz")
     p.add_argument("--finish", type=Path, metavar="RUN",
@@ -99,7 +92,7 @@ def parse(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namespace]:
                    "redo only the final choice: the [policy], [agent] and agent_cpu_cap "
                    "settings may differ from RUN's")  # fmt: skip
     args = p.parse_args(argv)
-    return read_config(args.config, None, args.seed, args.set), args
+    return config_from_args(args), args
 
 
 class Data:
@@ -425,7 +418,7 @@ def finish(
     writer.close()
     (run / "metrics.json").write_text(json.dumps(metrics, indent=2))
     if args.ship or args.ship_search:
-        from experiments.ship_agent import ship
+        from pyramid_env.lab.shipping import ship
 
         if args.ship:
             ship(run / "best.npz", args.ship)

@@ -1,7 +1,7 @@
 """Train PPO with RLlib (new API stack, action masking); evaluate on the val deals.
 
-    python experiments/train_rllib.py --config configs/rllib_msc.toml
-    python experiments/train_rllib.py --config configs/rllib_msc.toml --total-timesteps 4000 \
+    python -m experiments.train_rllib --config configs/rllib_msc.toml
+    python -m experiments.train_rllib --config configs/rllib_msc.toml --total-timesteps 4000 \
         --set eval.seeds='"val[:20]"' --set ppo.lr=1e-4 --seed 2
 
 The ``rllib`` extra (``ray[rllib]``, torch). Shaped like ``train_ppo.py`` (one file,
@@ -33,7 +33,6 @@ import argparse
 import csv
 import json
 import shutil
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -55,11 +54,9 @@ from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.config import add_config_args, config_from_args
 
 ROOT = Path(__file__).parents[1]
-if str(ROOT) not in sys.path:  # run as a script, the repo root is not on the path
-    sys.path.insert(0, str(ROOT))
-from experiments.toml_config import read_config  # noqa: E402  (after the path is set)
 
 TRAIN_KEYS = {  # RLlib's result keys (under "env_runners") -> TensorBoard tags
     "episode_return_mean": "train/episode_return_mean",
@@ -74,13 +71,9 @@ LEARNER_KEYS = ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explain
 def load_config(argv: list[str] | None) -> tuple[dict[str, Any], argparse.Namespace]:
     """The TOML config with command-line overrides applied (as ``train_ppo.py`` reads them)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--config", type=Path, default=ROOT / "configs" / "rllib_msc.toml")
-    p.add_argument("--total-timesteps", type=int, help="override total_timesteps")
-    p.add_argument("--seed", type=int, help="override seed")
-    p.add_argument("--set", action="append", default=[], help="KEY=VALUE, dotted keys")
-    p.add_argument("--runs", type=Path, default=ROOT / "runs", help="where run folders go")
+    add_config_args(p, ROOT / "configs" / "rllib_msc.toml", ROOT / "runs")
     args = p.parse_args(argv)
-    cfg = read_config(args.config, args.total_timesteps, args.seed, args.set)
+    cfg = config_from_args(args)
     return cfg, args
 
 

@@ -1,7 +1,7 @@
 """Train a value network for the free-stock lookahead agent, from the solver's labels.
 
-    python experiments/train_value.py --config configs/value_relaxed.toml --ship value-relaxed
-    python experiments/train_value.py --deals 200 --epochs 1 --out runs/value-tiny   # a smoke run
+    python -m experiments.train_value --config configs/value_relaxed.toml --ship value-relaxed
+    python -m experiments.train_value --deals 200 --epochs 1 --out runs/value-tiny   # a smoke run
 
 The network maps an abstract position (the pyramid, and the live stock cards per rank: see
 ``pyramid_env.agents.lookahead``) to the logit of "still winnable". Data: on ``--deals``
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     (args.out / "metrics.json").write_text(json.dumps(metrics, indent=1, default=str))
     print(json.dumps(metrics, indent=1, default=str))
     if args.ship:
-        from experiments.ship_agent import ship
+        from pyramid_env.lab.shipping import ship
 
         ship(args.out / "value.npz", args.ship)
     return metrics

@@ -1,7 +1,7 @@
 """Share of winnable deals per preset, with a 95% Wilson interval, time and CPU per deal.
 
-    python experiments/winnability.py --rules relaxed unlimited msc two-card --deals 10000
-    python experiments/winnability.py --rules relaxed --deals 1000000 --workers 2 --backend ray
+    python -m experiments.winnability --rules relaxed unlimited msc two-card --deals 10000
+    python -m experiments.winnability --rules relaxed --deals 1000000 --workers 2 --backend ray
 
 The solver knows the stock order, so "winnable" means winnable by a player who could see it:
 the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
@@ -42,9 +42,10 @@ from pathlib import Path
 from pyramid_env.benchmark import machine
 from pyramid_env.engine import PyramidError, Rules, get_rules
 from pyramid_env.evaluation import wilson
+from pyramid_env.lab.verdicts import solve_chunk
 from pyramid_env.options import add_sweep_args
 from pyramid_env.seeds import labels
-from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import Verdict
 from pyramid_env.sweep import Backend, check_backend, default_chunk, resume_flags, sweep
 
 
@@ -57,20 +58,6 @@ class Row:
     nodes: int
     seconds: float
     cpu: float  # CPU seconds of the deal in its process (solve and its checks)
-
-
-def solve_chunk(
-    rules: Rules, time_limit: float | None, python: bool, check: bool, deals: list[int]
-) -> list[list]:
-    """``[status, steps, nodes, seconds, cpu]`` per deal: one sweep chunk."""
-    compiled = False if python else None
-    out = []
-    for n in deals:
-        cpu = time.process_time()
-        sol = solve(n, rules, time_limit=time_limit, check=check, compiled=compiled)
-        out.append([sol.status.value, sol.steps, sol.nodes, sol.seconds,
-                    time.process_time() - cpu])  # fmt: skip
-    return out
 
 
 def run(

@@ -22,3 +22,15 @@ def test_shipped_agents_and_labels_are_package_data():
         for f in files:
             rel = f"{sub}/{f.name}"
             assert any(fnmatch.fnmatch(rel, g) for g in cfg["package-data"][pkg]), rel
+
+
+def test_every_package_under_pyramid_env_is_listed():
+    # setuptools' packages list is explicit: a new subpackage left out would not be installed
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])  # fmt: skip
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "pyramid_env").rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    }
+    assert "pyramid_env.lab" in found and not found - listed, sorted(found - listed)

@@ -156,7 +156,7 @@ def test_evaluate_resumes_from_its_store_with_the_same_report(tmp_path, monkeypa
 def test_killing_the_whole_run_loses_no_finished_chunk(tmp_path):
     """A real kill (SIGKILL) of winnability.py mid-run, then the same command with --resume."""
     out = tmp_path / "w"
-    cmd = [sys.executable, "experiments/winnability.py", "--rules", "two-pass", "msc", "--deals",
+    cmd = [sys.executable, "-m", "experiments.winnability", "--rules", "two-pass", "msc", "--deals",
            "40", "--chunk", "2", "--python", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)  # fmt: skip

@@ -7,6 +7,7 @@ from pyramid_env import evaluate
 from pyramid_env.agents import make_agent
 from pyramid_env.engine.notation import parse_move
 from pyramid_env.engine.rules import get_rules
+from pyramid_env.lab.fatal import first_fatal, spoils
 from pyramid_env.seeds import labels
 from pyramid_env.solver import Verdict, solve
 from tests.conftest import fixture_board
@@ -31,12 +32,12 @@ def test_a_position_lost_on_the_pyramid_is_told_from_one_lost_by_the_order():
     s = fixture_board("msc_aces_queens.txt", "msc")
     after = s.child(parse_move(s, "Ah+Qd"))
     assert solve(after, check=False).status is Verdict.LOSS
-    assert fatal_moves.spoils(after) == "pyramid"  # lost whatever the stock order
+    assert spoils(after) == "pyramid"  # lost whatever the stock order
     # Deal 2000: greedy spends the Queen (above); greedy-careful keeps it, and loses the deal
     # later, once the stock is known, through the order of the stock alone.
     msc = get_rules("msc")
-    assert fatal_moves.first_fatal(make_agent("greedy"), msc, 2000)["spoils"] == "pyramid"
-    late = fatal_moves.first_fatal(make_agent("greedy-careful"), msc, 2000)
+    assert first_fatal(make_agent("greedy"), msc, 2000)["spoils"] == "pyramid"
+    late = first_fatal(make_agent("greedy-careful"), msc, 2000)
     assert late == {"phase": "known", "kind": "stock", "spoils": "order"}
     assert labels("msc")[2002].won  # a winnable deal greedy-careful wins: no fatal move
-    assert fatal_moves.first_fatal(make_agent("greedy-careful"), msc, 2002) is None
+    assert first_fatal(make_agent("greedy-careful"), msc, 2002) is None

@@ -1,9 +1,6 @@
 import csv
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[2]))
-from experiments import pimc_curve  # noqa: E402
+from experiments import pimc_curve
 
 
 def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monkeypatch):

@@ -1,11 +1,9 @@
 import csv
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[2]))
-from experiments import plot_frontier  # noqa: E402
+from experiments import plot_frontier
 
 CURVE = ["rules", "seeds", "agent", "samples", "wins", "solver_winnable", "solver_normalised",
          "norm_ci_low", "norm_ci_high", "cpu_per_deal"]  # fmt: skip

@@ -1,15 +1,13 @@
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[2]))
-import pyramid_env.agents as agents_pkg  # noqa: E402
-from experiments.ship_agent import ship  # noqa: E402
-from pyramid_env import PyramidError  # noqa: E402
-from pyramid_env.agents import MLPPolicy, load_shipped  # noqa: E402
+import pyramid_env.agents as agents_pkg
+from pyramid_env import PyramidError
+from pyramid_env.agents import MLPPolicy, load_shipped
+from pyramid_env.lab.shipping import ship
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from experiments import plot_curves, ship_agent, train_bc, train_ppo, train_value  # noqa: E402
 from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
+from pyramid_env.lab.ppo import load_init, make_vec_env  # noqa: E402
 
 TINY_PPO = [
     "--total-timesteps", "256", "--set", "n_envs=2", "--set", "ppo.n_steps=64",
@@ -83,10 +84,10 @@ def test_bc_warm_start_copies_the_weights(tmp_path):
     (run,) = tmp_path.iterdir()
     cfg, _ = train_ppo.load_config(TINY_PPO)
     model = MaskablePPO(
-        "MlpPolicy", train_ppo.make_vec_env(cfg), n_steps=64, batch_size=64,
+        "MlpPolicy", make_vec_env(cfg), n_steps=64, batch_size=64,
         policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]}}, device="cpu",
     )  # fmt: skip
-    train_ppo.load_init(model, run / "bc.npz")
+    load_init(model, run / "bc.npz")
     obs = np.random.default_rng(0).random(905).astype(np.float32)
     assert np.allclose(
         MLPPolicy.from_sb3(model).logits(obs), MLPPolicy.load(run / "bc.npz").logits(obs), atol=1e-5

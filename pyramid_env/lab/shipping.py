@@ -1,0 +1,85 @@
+"""Ship a trained policy: copy a run's ``.npz`` into the shipped agents (float16 weights).
+
+The benchmark then loads it by name (``pyramid-env benchmark --agents ppo-relaxed``) and, by
+default, with every other agent trained for the same rules. ``python -m experiments.ship_agent``
+and the training scripts' ``--ship NAME`` call :func:`ship`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+import pyramid_env.agents as _agents
+from pyramid_env.agents import MANIFEST, TRAINED_DIR, MLPPolicy
+
+SHIP_DIR = Path(_agents.__file__).parent / TRAINED_DIR
+"""Where the shipped agents live: the repo's ``agents/trained/`` in a development install."""
+
+
+def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
+    """Save the policy at ``policy`` as ``dest/NAME.npz`` (float16 weights), in the manifest.
+
+    The manifest (``manifest.json``: the file's SHA-256 and the policy's metadata) is what lists
+    the shipped agents, so a missing or damaged file is reported, never silently dropped. A
+    policy whose weights another shipped file already holds (an expert-iteration search agent
+    and its network alone) gets no file of its own: its entry names that file
+    (``"weights"``) beside its own metadata. Shipping new weights under a name that others
+    share first gives those others the old weights in files of their own, so no agent
+    changes but the one shipped.
+
+    Returns:
+        The weights file the agent now plays (its own, or the one it shares).
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    manifest_path = dest / MANIFEST
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
+    new = dest / f".{name}.new.npz"
+    MLPPolicy.load(policy).save(new, half=True)
+    net = MLPPolicy.load(new)
+    out = dest / f"{name}.npz"
+    sharing = sorted(k for k, e in manifest.items() if e.get("weights") == name)
+    old = MLPPolicy.load(out) if sharing and out.is_file() else None
+    if old is not None and not _same_weights(old, net):
+        for other in sharing:  # they keep the weights they were shipped with
+            old.meta = manifest[other]["meta"]
+            old.save(dest / f"{other}.npz", half=True)
+            manifest[other] = {"sha256": _sha(dest / f"{other}.npz"), "meta": old.meta}
+        sharing = []
+    twin = next(
+        (k for k, e in sorted(manifest.items()) if k != name and "sha256" in e
+         and _same_weights(MLPPolicy.load(dest / f"{k}.npz"), net)),
+        None,
+    )  # fmt: skip
+    if twin is None:
+        new.replace(out)
+        manifest[name] = {"sha256": _sha(out), "meta": net.meta}
+    else:
+        new.unlink()
+        out.unlink(missing_ok=True)
+        manifest[name] = {"weights": twin, "meta": net.meta}
+        for other in sharing:  # they shared this file, now gone: the twin holds their weights
+            manifest[other]["weights"] = twin
+        out = dest / f"{twin}.npz"
+    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    shared = f", the weights of {twin}" if twin else ""
+    print(f"{name}: {out} ({out.stat().st_size / 1e6:.2f} MB{shared}), listed in {manifest_path}")
+    return out
+
+
+def _same_weights(a: MLPPolicy, b: MLPPolicy) -> bool:
+    return (
+        a.activation == b.activation
+        and len(a.layers) == len(b.layers)
+        and all(
+            np.array_equal(wa, wb) and np.array_equal(ba, bb)
+            for (wa, ba), (wb, bb) in zip(a.layers, b.layers, strict=True)
+        )
+    )
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
