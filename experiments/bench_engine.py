@@ -1,6 +1,6 @@
 """Engine speed: random playouts, legal moves + apply per second on one core.
 
-    python experiments/bench_engine.py --rules relaxed --steps 300000
+    python -m experiments.bench_engine --rules relaxed --steps 300000
 
 Each step is one ``legal_ids`` call and one ``apply`` of a uniformly chosen legal move; a game
 ends when it is over or after ``--max-moves`` moves (unlimited recycling never ends by itself),

@@ -1,6 +1,6 @@
 """Env speed: one PyramidEnv stepping random masked actions, observation and mask included.
 
-    python experiments/bench_env.py --steps 100000 --repeats 3
+    python -m experiments.bench_env --steps 100000 --repeats 3
 
 Each step reads ``info["action_mask"]``, picks a legal action uniformly and calls ``step``
 (resets included). CartPole-v1 (raw env, random actions) is timed in the same run for scale.

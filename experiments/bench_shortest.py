@@ -1,6 +1,6 @@
 """Shortest-line search with and without the bound's draw term, on the same deals.
 
-    python experiments/bench_shortest.py --rules relaxed two-card three-pass --deals 0-19
+    python -m experiments.bench_shortest --rules relaxed two-card three-pass --deals 0-19
 
 For each preset, every deal is solved with ``shortest=True`` twice, alternating: with the
 solver as it is, and with the draw term of its A* bound switched off (``DealTables.draws`` returning

@@ -1,8 +1,8 @@
 """The solver on msc-1500: 1,500 decks with shortest-solution lengths from a public solver.
 
-    python experiments/bench_solver.py                      # verdicts on all 1,500 decks
-    python experiments/bench_solver.py --shortest --time-limit 60   # compiled A* (fast extra)
-    python experiments/bench_solver.py --shortest --decks 30 --pure-python   # the reference
+    python -m experiments.bench_solver                      # verdicts on all 1,500 decks
+    python -m experiments.bench_solver --shortest --time-limit 60   # compiled A* (fast extra)
+    python -m experiments.bench_solver --shortest --decks 30 --pure-python   # the reference
 
 The decks and lengths (``tests/fixtures/msc-1500``, from mchung94/pyramid-solver, MIT) were
 computed by a plain breadth-first search under the Microsoft Solitaire Collection rules, our

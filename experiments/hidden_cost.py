@@ -1,6 +1,6 @@
 """How much does hidden information cost? The solver against honest play, per preset.
 
-    python experiments/hidden_cost.py --rules msc two-card --seeds "test[:500]"
+    python -m experiments.hidden_cost --rules msc two-card --seeds "test[:500]"
 
 For each preset, on the same deals: the solver (it reads the stock order: the ceiling), the
 solver with one pass fewer (what a player reaches by scouting the first pass, then playing

@@ -1,8 +1,8 @@
 """Write the solver's labels for the ``val`` and ``test`` deals of every preset.
 
-    python experiments/make_labels.py                       # all presets, val + test
-    python experiments/make_labels.py --rules relaxed --shortest-limit 120 --workers 1
-    python experiments/make_labels.py --backend ray --address auto     # on a Ray cluster
+    python -m experiments.make_labels                       # all presets, val + test
+    python -m experiments.make_labels --rules relaxed --shortest-limit 120 --workers 1
+    python -m experiments.make_labels --backend ray --address auto     # on a Ray cluster
 
 One CSV per preset in ``pyramid_env/labels/`` (shipped with the package, read by
 ``pyramid_env.seeds.labels``): ``deal, verdict, steps, shortest``. ``verdict`` is ``win``,

@@ -1,6 +1,6 @@
 """Opening statistics of our deals under ``two-card``, against rulebook 001's own count.
 
-    python experiments/opening_stats.py --deals 100000
+    python -m experiments.opening_stats --deals 100000
 
 001 (Poozee) dealt its deals #1..#100,000 and counted the plays each opening layout offers
 before any draw (Kings and 13-pairs among the bottom row): mean 2.06, and 0: 7.4%, 1: 23.6%,

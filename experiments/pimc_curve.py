@@ -1,6 +1,6 @@
 """The determinized search's win rate against its samples per decision.
 
-    python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:100]" --samples 4 8 16
+    python -m experiments.pimc_curve --rules two-pass one-pass --seeds "test[:100]" --samples 4 8 16
 
 For each preset and number of samples, ``pimc`` plays the deals; each row gives the share of
 the solver's wins it wins (95% Wilson interval) and its CPU time per deal, appended to

@@ -5,87 +5,87 @@
 set -euo pipefail
 
 # Solver labels for the val and test deals, every preset (about 13 min on 2 cores).
-python experiments/make_labels.py
-python experiments/make_labels.py --rules one-pass --shortest-limit 60  # shortest lengths, one-pass only
+python -m experiments.make_labels
+python -m experiments.make_labels --rules one-pass --shortest-limit 60  # shortest lengths, one-pass only
 
 # Greedy weights, chosen on val (never on test).
-python experiments/tune_greedy.py --rules relaxed msc --seeds val
+python -m experiments.tune_greedy --rules relaxed msc --seeds val
 
 # Learned agents: MaskablePPO, and imitation of the solver (BC + DAgger) then PPO from it.
-python experiments/train_ppo.py --config configs/ppo_relaxed.toml --ship ppo-relaxed
-python experiments/train_bc.py --config configs/bc_relaxed.toml --ship bc-relaxed \
+python -m experiments.train_ppo --config configs/ppo_relaxed.toml --ship ppo-relaxed
+python -m experiments.train_bc --config configs/bc_relaxed.toml --ship bc-relaxed \
     --ship-finetuned bc-ppo-relaxed
-python experiments/train_ppo.py --config configs/ppo_msc.toml --ship ppo-msc
-python experiments/train_bc.py --config configs/bc_msc.toml --ship bc-msc --ship-finetuned bc-ppo-msc
+python -m experiments.train_ppo --config configs/ppo_msc.toml --ship ppo-msc
+python -m experiments.train_bc --config configs/bc_msc.toml --ship bc-msc --ship-finetuned bc-ppo-msc
 # A value network on the solver's labels, for the two-move lookahead (relaxed).
-python experiments/train_value.py --config configs/value_relaxed.toml --out runs/value-relaxed \
+python -m experiments.train_value --config configs/value_relaxed.toml --out runs/value-relaxed \
     --ship value-relaxed
 
 # Expert iteration (about 12 min for msc and 15 for two-pass on 2 cores): the network alone and
 # the network-guided search per rule set, their curves, and where the network goes wrong.
-python experiments/train_expit.py --config configs/expit_msc.toml --ship expit-msc \
+python -m experiments.train_expit --config configs/expit_msc.toml --ship expit-msc \
     --ship-search expit-search-msc
-python experiments/train_expit.py --config configs/expit_two-pass.toml --ship expit-two-pass \
+python -m experiments.train_expit --config configs/expit_two-pass.toml --ship expit-two-pass \
     --ship-search expit-search-two-pass
-python experiments/plot_expit.py runs/expit_msc__*/ runs/expit_two-pass__*/ --out experiments/figures/expit.png
-python experiments/expit_errors.py agents/trained/expit-msc.npz agents/trained/expit-two-pass.npz --seeds "val[:100]" \
+python -m experiments.plot_expit runs/expit_msc__*/ runs/expit_two-pass__*/ --out experiments/figures/expit.png
+python -m experiments.expit_errors agents/trained/expit-msc.npz agents/trained/expit-two-pass.npz --seeds "val[:100]" \
     --recheck 128 --out results/expit_errors/val100.jsonl
 # What a perfect cue would buy the guided search: pimc's search only where 128 orders say the
 # heuristic's move is not the best (that cue's CPU left out), against pimc in the same run.
-python experiments/perfect_cue.py --rules msc --seeds "test[:1000]" --cue 128 --samples 32 16 8 0 --pimc 32
+python -m experiments.perfect_cue --rules msc --seeds "test[:1000]" --cue 128 --samples 32 16 8 0 --pimc 32
 # Why the guided search is not cheaper than pimc: how the solver's verdicts share pimc's CPU.
-python experiments/bench_search.py --rules msc two-pass --seeds "val[:100]" --samples 32 --profile
+python -m experiments.bench_search --rules msc two-pass --seeds "val[:100]" --samples 32 --profile
 # Where greedy, greedy-careful and the networks lose winnable deals: by phase, and whether the
 # pyramid (which greedy-careful's tests see) or the stock's order decides it.
-python experiments/fatal_moves.py --rules msc --agents greedy greedy-careful expit-msc --seeds "val[:500]" --out results/fatal_moves/msc
-python experiments/fatal_moves.py --rules two-pass --agents greedy greedy-careful expit-two-pass --seeds "val[:500]" --out results/fatal_moves/two-pass
+python -m experiments.fatal_moves --rules msc --agents greedy greedy-careful expit-msc --seeds "val[:500]" --out results/fatal_moves/msc
+python -m experiments.fatal_moves --rules two-pass --agents greedy greedy-careful expit-two-pass --seeds "val[:500]" --out results/fatal_moves/two-pass
 # Which phase a player loses in (hidden first pass, known endgame), and the networks' endgame.
-python experiments/phase_split.py --rules msc two-pass --seeds "test[:1000]"
-python experiments/phase_split.py --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks
-python experiments/train_bc.py --config configs/bc_msc_endgame.toml  # a network for the endgame only
-python experiments/phase_split.py --rules msc --then runs/PyramidSolitaire-MSC-v0__bc_msc_endgame__*/bc.npz --out results/phase_split/endgame
+python -m experiments.phase_split --rules msc two-pass --seeds "test[:1000]"
+python -m experiments.phase_split --rules msc --then bc-msc bc-ppo-msc expit-msc --out results/phase_split/networks
+python -m experiments.train_bc --config configs/bc_msc_endgame.toml  # a network for the endgame only
+python -m experiments.phase_split --rules msc --then runs/PyramidSolitaire-MSC-v0__bc_msc_endgame__*/bc.npz --out results/phase_split/endgame
 
 # The benchmark tables (test deals 0..999), and the learning curves.
 pyramid-env benchmark --rules relaxed
 pyramid-env benchmark --rules msc
 pyramid-env benchmark --rules two-pass
-python experiments/plot_curves.py runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
+python -m experiments.plot_curves runs/*/eval.csv runs/*/*/eval.csv --out experiments/figures/curves.png
 
 # Honest play: the solver against scout and pimc per preset (about 10 min on 2 cores with the
 # fast extra), and pimc's win rate against its samples per decision.
-python experiments/hidden_cost.py --rules msc two-card three-pass two-pass one-pass relaxed unlimited --seeds "test[:1000]"
-python experiments/pimc_curve.py --rules two-pass one-pass msc --seeds "test[:1000]" --samples 4 8 16 32
-python experiments/pimc_curve.py --rules msc two-pass one-pass --seeds "test[:1000]" --samples 1 2
-python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 64
-python experiments/pimc_curve.py --rules two-pass one-pass --seeds "test[:1000]" --samples 16 --consistent
+python -m experiments.hidden_cost --rules msc two-card three-pass two-pass one-pass relaxed unlimited --seeds "test[:1000]"
+python -m experiments.pimc_curve --rules two-pass one-pass msc --seeds "test[:1000]" --samples 4 8 16 32
+python -m experiments.pimc_curve --rules msc two-pass one-pass --seeds "test[:1000]" --samples 1 2
+python -m experiments.pimc_curve --rules two-pass one-pass --seeds "test[:1000]" --samples 64
+python -m experiments.pimc_curve --rules two-pass one-pass --seeds "test[:1000]" --samples 16 --consistent
 # More samples or harder verdicts: the grid on val, then the settings named on test.
-python experiments/pimc_curve.py --rules two-pass --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 --out results/pimc_grid
-python experiments/pimc_curve.py --rules two-pass --seeds "val[:300]" --samples 16 32 --budget 100000 --out results/pimc_grid
-python experiments/pimc_curve.py --rules msc --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 100000 --out results/pimc_grid
-python experiments/pimc_curve.py --rules msc --seeds "test[:1000]" --samples 16 32 --budget 100000 --out results/pimc_grid
-python experiments/pimc_curve.py --rules two-pass --seeds "test[:1000]" --samples 32 --budget 100000 --out results/pimc_grid
+python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 --out results/pimc_grid
+python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 16 32 --budget 100000 --out results/pimc_grid
+python -m experiments.pimc_curve --rules msc --seeds "val[:300]" --samples 16 32 64 --budget 10000 30000 100000 --out results/pimc_grid
+python -m experiments.pimc_curve --rules msc --seeds "test[:1000]" --samples 16 32 --budget 100000 --out results/pimc_grid
+python -m experiments.pimc_curve --rules two-pass --seeds "test[:1000]" --samples 32 --budget 100000 --out results/pimc_grid
 # The honest agents against pimc's curve (after the benchmarks above).
-python experiments/plot_frontier.py --rules msc two-pass --out experiments/figures/frontier.png
+python -m experiments.plot_frontier --rules msc two-pass --out experiments/figures/frontier.png
 
 # The replay analysis checked on 100 lost games of winnable deals.
-python experiments/verify_replays.py --rules msc --agents pimc greedy --episodes 100 --seeds "test[:1000]"
+python -m experiments.verify_replays --rules msc --agents pimc greedy --episodes 100 --seeds "test[:1000]"
 
 # The solver's verdicts on 10,000 deals per preset (checked against the shipped labels), and
 # on other pass limits.
-python experiments/winnability.py --rules two-pass one-pass three-pass msc two-card relaxed unlimited --deals 10000
-python experiments/winnability.py --rules msc two-card relaxed unlimited --passes 2 --deals 2000 --out results/winnability/passes-2
-python experiments/winnability.py --rules msc two-card two-pass --passes 1 --deals 2000 --out results/winnability/passes-1
-python experiments/winnability.py --rules relaxed unlimited two-pass --passes 3 --deals 2000 --out results/winnability/passes-3
+python -m experiments.winnability --rules two-pass one-pass three-pass msc two-card relaxed unlimited --deals 10000
+python -m experiments.winnability --rules msc two-card relaxed unlimited --passes 2 --deals 2000 --out results/winnability/passes-2
+python -m experiments.winnability --rules msc two-card two-pass --passes 1 --deals 2000 --out results/winnability/passes-1
+python -m experiments.winnability --rules relaxed unlimited two-pass --passes 3 --deals 2000 --out results/winnability/passes-3
 
 # Winnability at scale (README, "Beyond one machine"): a million deals per preset on Ray on the 2
 # local cores (--address auto for a cluster); a stopped run goes on with --resume.
 W="--no-check --workers 2 --backend ray --chunk 2000"
-python experiments/winnability.py --rules relaxed --deals 1000000 $W --out results/winnability/scale/relaxed
-python experiments/winnability.py --rules unlimited --deals 1000000 $W --out results/winnability/scale/unlimited
-python experiments/winnability.py --rules relaxed --goal all --deals 1000000 $W --out results/winnability/scale/relaxed-goal-all
-python experiments/winnability.py --rules unlimited --goal all --deals 1000000 $W --out results/winnability/scale/unlimited-goal-all
-python experiments/winnability.py --rules msc --deals 1000000 $W --out results/winnability/scale/msc
-python experiments/winnability.py --rules one-pass --deals 1000000 $W --out results/winnability/scale/one-pass
+python -m experiments.winnability --rules relaxed --deals 1000000 $W --out results/winnability/scale/relaxed
+python -m experiments.winnability --rules unlimited --deals 1000000 $W --out results/winnability/scale/unlimited
+python -m experiments.winnability --rules relaxed --goal all --deals 1000000 $W --out results/winnability/scale/relaxed-goal-all
+python -m experiments.winnability --rules unlimited --goal all --deals 1000000 $W --out results/winnability/scale/unlimited-goal-all
+python -m experiments.winnability --rules msc --deals 1000000 $W --out results/winnability/scale/msc
+python -m experiments.winnability --rules one-pass --deals 1000000 $W --out results/winnability/scale/one-pass
 # The backends' throughput, and RLlib's PPO from one command (the rllib extra).
-python experiments/bench_sweep.py --rules msc --deals 12000 --rounds 2
-python experiments/train_rllib.py --config configs/rllib_msc.toml
+python -m experiments.bench_sweep --rules msc --deals 12000 --rounds 2
+python -m experiments.train_rllib --config configs/rllib_msc.toml

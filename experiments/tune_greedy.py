@@ -1,6 +1,6 @@
 """Choose the greedy agent's weights on the val deals (never on test).
 
-    python experiments/tune_greedy.py --rules relaxed msc --seeds val
+    python -m experiments.tune_greedy --rules relaxed msc --seeds val
 
 Grid over a few weights of :class:`pyramid_env.agents.baselines.GreedyAgent` (the others at
 their defaults); for each point, the deals won on ``--seeds`` under every preset in ``--rules``.

@@ -1,6 +1,6 @@
 """Check the replay analysis on real games: is the marked move really where a deal was lost?
 
-    python experiments/verify_replays.py --rules msc --agents pimc greedy --episodes 100
+    python -m experiments.verify_replays --rules msc --agents pimc greedy --episodes 100
 
 Plays the agents on ``test`` deals (as the benchmark does) until it has ``--episodes`` games
 that were lost on deals the solver wins (shared out among the agents in order, a later one
