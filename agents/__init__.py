@@ -74,7 +74,7 @@ SEARCH: dict[str, type] = {"lookahead": LookaheadAgent, "scout": ScoutAgent, "pi
 # Shipped files that play as search agents, by their metadata's "kind": the agent class.
 TRAINED_SEARCH: dict[str, type] = {"value": LookaheadAgent, "expit-search": ExpitSearchAgent}
 TRAINED_DIR = "trained"
-MANIFEST = "manifest.json"  # written by experiments/ship_agent.py
+MANIFEST = "manifest.json"  # written by pyramid_env.lab.shipping.ship
 
 
 def _manifest() -> dict[str, dict[str, Any]]:
