@@ -182,7 +182,9 @@ def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.nda
     u = places @ w["heads.pair_in.weight"].T  # (B, 30, m)
     z = np.maximum(u[:, PAIR_A] + u[:, PAIR_B] + w["heads.pair_in.bias"], 0.0)
     out = np.zeros((b, 2, NUM_MOVES), np.float32)
-    out[:, :, PAIR_IDS] = np.swapaxes(z @ w["heads.pair_out.weight"].T + w["heads.pair_out.bias"], 1, 2)
+    out[:, :, PAIR_IDS] = np.swapaxes(
+        z @ w["heads.pair_out.weight"].T + w["heads.pair_out.bias"], 1, 2
+    )
     king = places[:, KING_PLACE[KING_IDS]] @ w["heads.king.weight"].T + w["heads.king.bias"]
     out[:, :, KING_IDS] = np.swapaxes(king, 1, 2)
     turn = (g @ w["heads.turn.weight"].T + w["heads.turn.bias"]).reshape(b, 2, 2)

@@ -27,7 +27,11 @@ def tokens(x: torch.Tensor) -> dict[str, torch.Tensor]:
     counters = x[:, 104:109].float()
     recycles_left = x[:, 105].clamp(max=3)
     glob = torch.cat(
-        [counters / COUNTER_SCALE, x[:, 109:122].float() / 4, nn.functional.one_hot(recycles_left, 4)],
+        [
+            counters / COUNTER_SCALE,
+            x[:, 109:122].float() / 4,
+            nn.functional.one_hot(recycles_left, 4),
+        ],
         1,
     ).float()
     return {
@@ -77,6 +81,7 @@ class Block(nn.Module):
     """Pre-norm self-attention and feed-forward, as the numpy twin computes them."""
 
     def __init__(self, d: int, heads: int) -> None:
+        """See the class docstring."""
         super().__init__()
         self.heads = heads
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
@@ -84,6 +89,7 @@ class Block(nn.Module):
         self.ff1, self.ff2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)
 
     def forward(self, h: torch.Tensor) -> torch.Tensor:
+        """The module's output for a batch (see the class docstring)."""
         b, t, d = h.shape
         q, k, v = self.qkv(self.ln1(h)).view(b, t, 3, self.heads, -1).unbind(2)
         q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (b, heads, t, e)
@@ -96,6 +102,7 @@ class Heads(nn.Module):
     """Scores every move from the places' vectors and the global vector: ``(B, 2, 327)``."""
 
     def __init__(self, d: int, m: int) -> None:
+        """See the class docstring."""
         super().__init__()
         self.pair_in, self.pair_out = nn.Linear(d, m), nn.Linear(m, 2)
         self.king, self.turn = nn.Linear(d, 2), nn.Linear(d, 4)
@@ -109,6 +116,7 @@ class Heads(nn.Module):
         self.register_buffer("kp", torch.as_tensor(KING_PLACE[KING_IDS]), persistent=False)
 
     def forward(self, places: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
+        """The module's output for a batch (see the class docstring)."""
         b = len(g)
         u = places @ self.pair_in.weight.T  # (b, 30, m)
         z = torch.relu(torch.matmul(self.both, u) + self.pair_in.bias)  # (b, 295, m)
@@ -122,8 +130,13 @@ class CardTorch(nn.Module):
     """The card network (see :mod:`pyramid_env.agents.cardnet`), in torch for training."""
 
     def __init__(self, d: int = 64, layers: int = 2, heads: int = 4, m: int = 64) -> None:
+        """See the class docstring."""
         super().__init__()
-        self.rank, self.where, self.exposed = nn.Embedding(15, d), nn.Embedding(6, d), nn.Embedding(2, d)
+        self.rank, self.where, self.exposed = (
+            nn.Embedding(15, d),
+            nn.Embedding(6, d),
+            nn.Embedding(2, d),
+        )
         self.place = nn.Parameter(torch.randn(52, d) * 0.1)
         self.glob = nn.Linear(22, d)
         self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
@@ -135,7 +148,9 @@ class CardTorch(nn.Module):
         """Policy and Q logits ``(B, 2, 327)`` of :func:`tokens` or of counts observations."""
         return self.scores(t)[0]
 
-    def scores(self, t: dict[str, torch.Tensor] | torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def scores(
+        self, t: dict[str, torch.Tensor] | torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """The move scores and the counters' token output (a value head's input)."""
         if isinstance(t, torch.Tensor):
             t = from_counts(t)
@@ -160,6 +175,7 @@ class FlatTorch(nn.Module):
     """An MLP on the counts observation, the same two outputs per move."""
 
     def __init__(self, hidden: tuple[int, ...] = (512, 512)) -> None:
+        """See the class docstring."""
         super().__init__()
         layers: list[nn.Module] = []
         for a, b in zip([ob.COUNTS_SIZE, *hidden[:-1]], hidden, strict=True):
@@ -169,6 +185,7 @@ class FlatTorch(nn.Module):
         self.meta = {"arch": "flat", "hidden": list(hidden)}
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """The module's output for a batch (see the class docstring)."""
         return self.net(x).view(len(x), 2, NUM_MOVES)
 
 
@@ -187,8 +204,6 @@ def build(arch: str, size: str) -> nn.Module:
     raise SystemExit(f"--arch {arch!r}: 'cards' or 'flat'")
 
 
-
-
 def sb3_policy() -> type:
     """``CardNetPolicy``: the card network as sb3-contrib's ``MaskablePPO`` policy.
 
@@ -202,20 +217,24 @@ def sb3_policy() -> type:
 
     class CardFeatures(BaseFeaturesExtractor):
         def __init__(self, observation_space: Any, **net: Any) -> None:
+            """See the class docstring."""
             card = CardTorch(**net)
             super().__init__(observation_space, NUM_MOVES + card.meta["d"])
             self.card = card
 
         def forward(self, obs: torch.Tensor) -> torch.Tensor:
+            """The module's output for a batch (see the class docstring)."""
             out, g = self.card.scores(obs)
             return torch.cat([out[:, 0], g], 1)
 
     class Split(nn.Module):
         def __init__(self, d: int) -> None:
+            """See the class docstring."""
             super().__init__()
             self.latent_dim_pi, self.latent_dim_vf = NUM_MOVES, d
 
         def forward(self, f: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            """The module's output for a batch (see the class docstring)."""
             return f[:, :NUM_MOVES], f[:, NUM_MOVES:]
 
         def forward_actor(self, f: torch.Tensor) -> torch.Tensor:
@@ -226,6 +245,7 @@ def sb3_policy() -> type:
 
     class CardNetPolicy(MaskableActorCriticPolicy):
         def __init__(self, *args: Any, net: dict[str, Any] | None = None, **kwargs: Any) -> None:
+            """See the class docstring."""
             kwargs.setdefault("features_extractor_class", CardFeatures)
             kwargs.setdefault("features_extractor_kwargs", net or {})
             kwargs.setdefault("ortho_init", False)  # keep the embeddings' own initialisation

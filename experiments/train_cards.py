@@ -38,7 +38,11 @@ from pyramid_env.evaluation import evaluate
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
-PLAYS = (("q", 0.01), ("q", 0.1), ("policy", 0.0))  # the ways to play chosen between on val
+# The ways to play chosen between on val: by Q, the policy's log-probabilities weighted by
+# ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), or by the
+# policy alone.
+PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0))
+
 
 def load_data(path: Path, positions: int | None) -> dict[str, np.ndarray]:
     """The first ``positions`` positions of a card_data file, masks unpacked."""
@@ -64,7 +68,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=max(0.05, 3 / steps))
+    warmup = max(0.05, 3 / steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=warmup)
     n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
@@ -119,10 +124,13 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
     }
 
 
-def choose_play(net: CardNet, rules: str, seeds: str, workers: int) -> list[dict[str, Any]]:
-    """The network alone on ``seeds`` with each way of playing (:data:`PLAYS`)."""
-    rows = []
+def choose_play(net: CardNet, rules: str, seeds: str, workers: int,
+                done: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:  # fmt: skip
+    """The network alone on ``seeds`` with each way of playing (:data:`PLAYS`) not in ``done``."""
+    rows = list(done)
     for play, tie in PLAYS:
+        if any((r["play"], r["tie"]) == (play, tie) for r in rows):
+            continue
         net.meta |= {"play": play, "tie": tie}
         s = evaluate(CardNetAgent(net), rules, seeds, workers=workers).summary()
         rows.append({"play": play, "tie": tie} | {k: s[k] for k in (
@@ -149,7 +157,8 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         history = fit(net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16)
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
-        "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch, "bf16": args.bf16,
+        "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
+        "bf16": args.bf16,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
     }  # fmt: skip
@@ -158,14 +167,29 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     meta = {k: result[k] for k in ("rules", "positions", "steps", "seed")}
     shipped = export(net, meta | {"obs_mode": "counts"})
     shipped.save(out / "net.npz")
+    return finish(out, result | {"machine": machine(), "val": []}, args)
+
+
+def finish(out: Path, result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """Evaluate the ways of playing not yet measured; store the best in the network's file."""
+    result.setdefault("machine", machine())
     net = CardNet.load(out / "net.npz")  # play the stored (float16) weights
-    result["val"] = choose_play(net, data["rules"], args.eval_seeds, args.workers)
-    best = max(result["val"], key=lambda r: r["solver_normalised"])
+    result["val"] = choose_play(net, result["rules"], args.eval_seeds, args.workers, result["val"])
+    best = max(result["val"], key=lambda r: (r["solver_normalised"], r["play"] == "policy"))
     result["best_play"] = {"play": best["play"], "tie": best["tie"]}
     net.meta |= result["best_play"]
     net.save(out / "net.npz")
     (out / "result.json").write_text(json.dumps(result, indent=1))
     return result
+
+
+def write_curve(folder: Path) -> None:
+    """``curve.jsonl``: every finished run's result in the folder, one line each."""
+    runs = sorted(folder.glob("*/result.json"))
+    lines = [json.dumps(json.loads(p.read_text())) + "\n" for p in runs]
+    tmp = folder / "curve.jsonl.tmp"
+    tmp.write_text("".join(lines))
+    tmp.replace(folder / "curve.jsonl")
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
@@ -202,14 +226,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     for n in sizes:
         for arch in args.arch:
             for seed in args.seeds:
-                done = args.out / f"{arch}_{n}_s{seed}" / "result.json"
-                if done.exists():  # a run already finished: kept, not redone
-                    results.append(json.loads(done.read_text()))
-                    continue
-                r = train_one(args, data, arch, n, seed, heldout) | {"machine": machine()}
+                run = args.out / f"{arch}_{n}_s{seed}"
+                if (run / "result.json").exists():  # finished: kept, not trained again
+                    r = json.loads((run / "result.json").read_text())
+                    if len(r["val"]) < len(PLAYS):  # ways of playing added since
+                        r = finish(run, r, args)
+                else:
+                    r = train_one(args, data, arch, n, seed, heldout)
                 results.append(r)
-                with open(args.out / "curve.jsonl", "a") as f:
-                    f.write(json.dumps(r) + "\n")
+                write_curve(args.out)
                 best = max(r["val"], key=lambda v: v["solver_normalised"])
                 print(f"{arch} {n:>9,} seed {seed}: {best['solver_normalised']:.3f} of the "
                       f"solver's wins ({best['play']}, tie {best['tie']}), "

@@ -1,0 +1,75 @@
+"""card_data's labels are the solver's, and train_cards trains, evaluates and ships a network."""
+
+import json
+
+import numpy as np
+import pytest
+
+from experiments import card_data
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.engine.state import State
+from pyramid_env.solver import Verdict, solve
+
+torch = pytest.importorskip("torch")
+
+from experiments import plot_cards, train_cards  # noqa: E402
+from pyramid_env.agents import CardNet, make_agent  # noqa: E402
+
+
+def test_labels_are_the_solvers_verdicts_and_the_teacher_wins():
+    rules = get_rules("msc")
+    deals = [1_000_000 + i for i in range(4)]
+    games = [card_data.label_game(rules, 0.2, 0, n) for n in deals]
+    checked = 0
+    for n, game in zip(deals, games, strict=True):
+        s = State(n, rules)
+        labelled = dict(zip(game["steps"], range(len(game["steps"])), strict=True))
+        for step, action in enumerate(game["actions"]):
+            if step in labelled and checked < 60:
+                i = labelled[step]
+                for a in game["legal"][i]:  # every label, checked by a fresh solve
+                    after = solve(s.child(MOVES[a]), check=False).status is Verdict.WIN
+                    assert after == (a in game["wins"][i]), (n, step, a)
+                assert game["teacher"][i] in game["wins"][i]
+                checked += 1
+            s = s.child(MOVES[action])
+    assert checked == 60
+
+
+def test_replay_gives_the_envs_observations_and_masks():
+    rules = get_rules("msc")
+    deals = [1_000_010, 1_000_011]
+    games = [card_data.label_game(rules, 0.1, 0, n) for n in deals]
+    data = card_data.replay(rules, deals, games)
+    n = sum(len(g["steps"]) for g in games)
+    assert data["obs"].shape == (n, 122) and data["legal"].shape == (n, 41)
+    legal = np.unpackbits(data["legal"], axis=1)[:, :327].astype(bool)
+    wins = np.unpackbits(data["wins"], axis=1)[:, :327].astype(bool)
+    assert (wins <= legal).all() and wins.any(axis=1).all()
+    assert legal[np.arange(n), data["teacher"]].all()
+
+
+def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path):
+    rules = get_rules("msc")
+    deals = [1_000_020 + i for i in range(6)]
+    data = card_data.replay(rules, deals, [card_data.label_game(rules, 0.1, 0, n) for n in deals])
+    np.savez_compressed(tmp_path / "d.npz", rules=np.array("msc"), **data)
+    args = ["--data", str(tmp_path / "d.npz"), "--heldout", str(tmp_path / "d.npz"),
+            "--arch", "cards", "flat", "--size", "small", "--steps", "20", "--batch", "32",
+            "--eval-seeds", "val[:2]", "--workers", "1", "--threads", "1",
+            "--out", str(tmp_path / "run")]  # fmt: skip
+    results = train_cards.main(args)
+    assert [r["arch"] for r in results] == ["cards", "flat"]
+    for r in results:
+        assert r["positions"] == len(data["teacher"]) and len(r["val"]) == len(train_cards.PLAYS)
+        assert 0.0 <= r["heldout"]["q_loss"] and r["best_play"]["play"] in ("q", "policy")
+    lines = (tmp_path / "run" / "curve.jsonl").read_text().splitlines()
+    assert [json.loads(x)["arch"] for x in lines] == ["cards", "flat"]
+    path = tmp_path / "run" / "cards_{}_s0".format(len(data["teacher"])) / "net.npz"
+    agent = make_agent(str(path))  # the file is an agent, as the benchmark takes it
+    assert isinstance(agent.net, CardNet) and agent.net.meta["play"] in ("q", "policy")
+    again = train_cards.main(args)  # finished runs are kept, not trained again
+    assert [r["train_seconds"] for r in again] == [r["train_seconds"] for r in results]
+    plot_cards.main([str(tmp_path / "run"), "--out", str(tmp_path / "c.png")])
+    assert (tmp_path / "c.png").stat().st_size > 0
