@@ -5,8 +5,8 @@
 
 Default agents: every baseline, the search agents that play the rules, every shipped agent
 trained for the rules, and the solver (the clairvoyant ceiling). Each is run through
-:func:`pyramid_env.evaluate` on the same deals. Agents come in four kinds (:func:`agent_kind`):
-``baseline``, ``search``, ``learned`` and ``clairvoyant``; the table, the CSV and the chart
+:func:`pyramid_env.evaluate` on the same deals. Agents come in five kinds (:func:`agent_kind`):
+``baseline``, ``search``, ``learned``, ``hybrid`` and ``clairvoyant``; the table, the CSV and the chart
 group them in that order, so a learned agent is read against the baselines above it and the
 ceiling below it.
 
@@ -64,14 +64,18 @@ from pyramid_env.evaluation import MAX_DEALS, Episode, Report, evaluate
 from pyramid_env.seeds import seed_set
 from pyramid_env.sweep import MAX_WORKERS, SETTINGS_FILE, Backend, check_backend
 
-# The four kinds of agent, in table order, with what sets each apart (the note under the table
-# says it, so a reader does not compare a clairvoyant agent with the rest unawares).
+# The kinds of agent, in table order, with what sets each apart (the note under the table says
+# it, so a reader does not compare a clairvoyant agent with the rest unawares). "learned" is a
+# network alone: observation in, move out, no search, no solver, no hand-written rule; a network
+# whose moves a hand-written rule ranks or vetoes is "hybrid".
 KINDS: dict[str, str] = {
     "baseline": "hand-written rules",
     "search": "looks ahead over what a player knows, value-* with a learned leaf value",
-    "learned": "a trained policy network",
+    "learned": "a trained network alone",
+    "hybrid": "a trained network and a hand-written rule's ranking of moves",
     "clairvoyant": "reads the stock order: the ceiling",
 }
+HYBRID = ("expit",)  # shipped files' "kind"s that play a network within a rule's ranking
 FILES = ("benchmark.md", "benchmark.csv", "episodes.csv", "benchmark.png")
 MAX_REPLAYS = 1000  # pages per agent: each is a deal played again and solved position by position
 RUN_FILE = "run.json"  # the settings of the run that wrote the folder, for --resume
@@ -112,7 +116,7 @@ def known_agents() -> dict[str, list[str]]:
     out["baseline"] += BASELINES
     out["search"] += SEARCH
     for name, meta in _shipped_meta().items():
-        out["search" if meta.get("kind") in TRAINED_SEARCH else "learned"].append(name)
+        out[_trained_kind(meta)].append(name)
     out["clairvoyant"] += ORACLES
     return out
 
@@ -124,18 +128,19 @@ def _unknown_agent(name: object) -> PyramidError:
 
 
 def agent_kind(name: str) -> str:
-    """Which of the four kinds (:data:`KINDS`) the agent ``name`` is.
+    """Which of the kinds (:data:`KINDS`) the agent ``name`` is.
 
     The kind says what an agent's figures can be compared with: ``baseline`` (hand-written
     rules), ``search`` (looks ahead over what a player knows; a shipped value network is one,
-    with a learned leaf value), ``learned`` (a trained policy: another shipped agent or a .npz
-    path) and ``clairvoyant`` (reads the stock order, so it is the ceiling, not a rival).
+    with a learned leaf value), ``learned`` (a network alone: another shipped agent or a .npz
+    path), ``hybrid`` (a network that plays within a hand-written rule's ranking of moves, as
+    ``expit-msc`` does) and ``clairvoyant`` (reads the stock order: the ceiling, not a rival).
 
     Args:
         name: an agent name as ``make_agent`` takes it, or a path to a .npz file.
 
     Returns:
-        ``"baseline"``, ``"search"``, ``"learned"`` or ``"clairvoyant"``.
+        ``"baseline"``, ``"search"``, ``"learned"``, ``"hybrid"`` or ``"clairvoyant"``.
 
     Raises:
         PyramidError: an unknown name, listing the known ones (a run checks every name before
@@ -150,7 +155,14 @@ def agent_kind(name: str) -> str:
     meta = _meta(name)
     if meta is None:
         raise _unknown_agent(name)
-    return "search" if meta.get("kind") in TRAINED_SEARCH else "learned"
+    return _trained_kind(meta)
+
+
+def _trained_kind(meta: dict[str, Any]) -> str:
+    """A trained agent's kind from its metadata's ``kind``."""
+    if meta.get("kind") in TRAINED_SEARCH:
+        return "search"
+    return "hybrid" if meta.get("kind") in HYBRID else "learned"
 
 
 def default_agents(rules: str | Rules) -> list[str]:
@@ -252,7 +264,7 @@ def plan(
     groups: dict[str, list[str]] = {kind: [] for kind in KINDS}
     for name in agents:
         kind = agent_kind(name)
-        trained_view = (_meta(name) or {}).get("observe_stock") if kind == "learned" else None
+        trained_view = (_meta(name) or {}).get("observe_stock") if kind in ("learned", "hybrid") else None
         # A policy plays with the stock view it was trained on (evaluate() honours it): say so
         # where it differs from the run's, or its row's "stock order" would surprise.
         extra = f" (sees {trained_view})" if trained_view and trained_view != observe_stock else ""
@@ -284,6 +296,7 @@ KIND_COLOURS = {
     "baseline": "#56B4E9",
     "search": "#009E73",
     "learned": "#E69F00",
+    "hybrid": "#F0E442",
     "clairvoyant": "#CC79A7",
 }
 

@@ -44,8 +44,12 @@ def test_plan_comes_before_any_work_and_the_table_once(tmp_path, capsys, monkeyp
     assert last.startswith(f"written to {tmp_path}/: benchmark.md, benchmark.csv, episodes.csv")
 
 
-def test_agent_kind_names_each_of_the_four(tmp_path):
+def test_agent_kind_names_each_kind(tmp_path):
     assert agent_kind("greedy") == agent_kind("random") == "baseline"
+    # The expert-iteration networks play greedy-careful's favourite among their near-best
+    # moves: a network within a hand-written rule's ranking, not a network alone.
+    assert agent_kind("expit-msc") == agent_kind("expit-two-pass") == "hybrid"
+    assert agent_kind("expit-search-msc") == "search"
     assert agent_kind("lookahead") == "search"
     assert agent_kind("value-relaxed") == "search"  # a value network: search, learned leaf
     assert agent_kind("ppo-relaxed") == agent_kind("bc-msc") == "learned"
