@@ -5,10 +5,10 @@
 
 Default agents: every baseline, the search agents that play the rules, every shipped agent
 trained for the rules, and the solver (the clairvoyant ceiling). Each is run through
-:func:`pyramid_env.evaluate` on the same deals. Agents come in five kinds (:func:`agent_kind`):
-``baseline``, ``search``, ``learned``, ``hybrid`` and ``clairvoyant``; the table, the CSV and the chart
-group them in that order, so a learned agent is read against the baselines above it and the
-ceiling below it.
+:func:`pyramid_env.evaluate` on the same deals. Agents come in five kinds
+(:func:`agent_kind`): ``baseline``, ``search``, ``learned``, ``hybrid`` and ``clairvoyant``; the
+table, the CSV and the chart group them in that order, so a learned agent is read against the
+baselines above it and the ceiling below it.
 
 A run first prints its plan (rules, deals, stock view, workers, agents by kind, output folder),
 so a mistyped option shows before minutes of work; then progress bars; then the table once.
@@ -264,7 +264,8 @@ def plan(
     groups: dict[str, list[str]] = {kind: [] for kind in KINDS}
     for name in agents:
         kind = agent_kind(name)
-        trained_view = (_meta(name) or {}).get("observe_stock") if kind in ("learned", "hybrid") else None
+        trained = kind in ("learned", "hybrid")
+        trained_view = (_meta(name) or {}).get("observe_stock") if trained else None
         # A policy plays with the stock view it was trained on (evaluate() honours it): say so
         # where it differs from the run's, or its row's "stock order" would surprise.
         extra = f" (sees {trained_view})" if trained_view and trained_view != observe_stock else ""
