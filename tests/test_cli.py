@@ -65,6 +65,7 @@ def test_benchmark_writes_table_csvs_and_chart(tmp_path, capsys):
         "episodes.csv",
         "benchmark.png",
         "run.json",  # the settings, for --resume
+        "digests.json",  # the agents done, by the digest of their rows, for --resume
         "replays",  # pages of lost deals the solver wins (--replays, default 3 per agent)
     }
     assert sorted(p.name for p in (out / "replays").iterdir()) == ["greedy", "random"]
