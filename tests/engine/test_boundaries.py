@@ -234,7 +234,7 @@ def test_board_text_and_rules_of_the_wrong_type():
         ({"passes": 0}, r"rule passes=0 must be an int in 1..255, or None for unlimited passes"),
         ({"passes": 2.0}, r"passes=2\.0 \(float\)"),
         ({"passes": "3"}, r"passes='3' \(str\)"),
-        ({"undo_limit": "5"}, r"rule undo_limit='5' \(str\) must be an int in 0..1,000,000, or None"),
+        ({"undo_limit": "5"}, r"rule undo_limit=.5. \(str\) must be an int in 0..1,000,000, or"),
         ({"undo_limit": -1}, r"undo_limit=-1 must be an int in 0..1,000,000"),
         ({"waste_start": 2}, r"rule waste_start=2 must be 0 or 1"),
         ({"waste_start": True}, r"waste_start=True \(bool\) must be the int 0 or 1"),
