@@ -526,3 +526,29 @@ def test_any_damage_to_the_csv_files_is_caught_or_harmless(tmp_path, monkeypatch
         assert name in err.getvalue()
     else:
         assert code == 0 and folder(out) == want
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["greedy", "random", "hint", "solver", "bc-msc"]),
+            st.tuples(
+                st.sampled_from(["a", "b", "c/d"]), st.sampled_from(["greedy", "net", "x"])
+            ).map(lambda t: f"{t[0]}/{t[1]}.npz"),
+        ),
+        min_size=1,
+        max_size=6,
+        unique=True,
+    )
+)
+def test_labels_are_unique_and_a_name_is_never_borrowed(names):
+    # Property: every agent gets a label of its own; a file never takes another agent's name.
+    labels = bench._labels(names)
+    assert len(set(labels.values())) == len(names)
+    known = {n for group in bench.known_agents().values() for n in group}
+    for name, label in labels.items():
+        if name.endswith(".npz"):
+            assert label not in known and label in (name, Path(name).stem)
+        else:
+            assert label == name
