@@ -124,7 +124,9 @@ def known_agents() -> dict[str, list[str]]:
 def _unknown_agent(name: object) -> PyramidError:
     """The error for a name no agent answers to, listing every name that does."""
     known = [n for group in known_agents().values() for n in group]
-    return PyramidError(f"unknown agent {name!r}: one of {', '.join(known)}, or the path of a .npz")
+    return PyramidError(
+        f"unknown agent {shorten(name)}: one of {', '.join(known)}, or the path of a .npz"
+    )
 
 
 def agent_kind(name: str) -> str:

@@ -159,3 +159,20 @@ def test_a_save_with_an_undo_limit_out_of_range_is_refused(capsys, tmp_path):
     assert code == 2 and "undo_limit" in captured.err
     code = main_play(["--plain", "--resume", "--save", str(save)])
     assert code == 2 and "undo_limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["benchmark", "--agents", "x" * 1_000_000],
+        ["benchmark", "--rules", "x" * 1_000_000],
+        ["benchmark", "--seeds", "x" * 1_000_000],
+        ["show", "--cards", "Ac " * 300_000],
+        ["show", "--deal", "9" * 1_000_000],
+    ],
+)
+def test_errors_never_echo_megabytes_of_input(capsys, tmp_path, args):
+    code, captured = run(
+        capsys, *args, *(["--out", str(tmp_path)] if args[0] == "benchmark" else [])
+    )
+    assert code == 2 and len(captured.err) < 3000, captured.err[:300]

@@ -485,7 +485,7 @@ def get_rules(rules: str | Rules | None = None, **overrides: Any) -> Rules:
             rules = PRESETS[rules]
         except KeyError:
             raise RulesError(
-                f"unknown preset {rules!r}; known presets: {', '.join(PRESETS)}"
+                f"unknown preset {shorten(rules)}; known presets: {', '.join(PRESETS)}"
             ) from None
     elif not isinstance(rules, Rules):
         raise RulesError(
