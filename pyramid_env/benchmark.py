@@ -426,7 +426,7 @@ def _probe(agent: Any, name: str, rules: Rules, observe_stock: str, deal: int) -
     Raises:
         PyramidError: naming the file and what is wrong.
     """
-    env = PyramidEnv(rules, **({"observe_stock": observe_stock} | agent.env_kwargs))
+    env = PyramidEnv(rules, **({"observe_stock": observe_stock} | getattr(agent, "env_kwargs", {})))
     obs, _ = env.reset(options={"deal": deal})
     if callable(getattr(agent, "logits", None)):
         size = np.asarray(agent.logits(obs)).size
