@@ -153,14 +153,17 @@ def load_network(path: str | Path) -> MLPPolicy | CardNet:
         PyramidError: the file cannot be read as either, naming it.
     """
     import zipfile
+    import zlib
 
     import numpy as np
 
     try:
         with np.load(path, allow_pickle=False) as data:
             card = "meta" in data.files
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
-        card = False  # MLPPolicy.load names the file and the fault
+    except (OSError, ValueError, EOFError, zlib.error, zipfile.BadZipFile) as err:
+        raise PyramidError(
+            f"agent file {str(path)!r} is not a saved network ({type(err).__name__}: {err})"
+        ) from err
     return CardNet.load(path) if card else MLPPolicy.load(path)
 
 

@@ -17,8 +17,10 @@ and a test checks that the two give the same outputs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -146,9 +148,15 @@ class CardNet:
         return q + float(self.meta.get("tie", 0.01)) * pol  # Q first; the policy breaks ties
 
     def save(self, path: str | Path) -> None:
-        """One ``.npz``: float16 weights and the metadata as JSON."""
+        """One ``.npz``: float16 weights, the metadata as JSON and a digest of the weights.
+
+        The digest lets :meth:`load` refuse a file damaged where the zip format does not check
+        (a byte changed inside an uncompressed block passes numpy's reader).
+        """
         arrays = {k: v.astype(np.float16) for k, v in self.w.items()}
-        np.savez_compressed(path, meta=np.array(json.dumps(self.meta)), **arrays)
+        digest = _digest(arrays)
+        np.savez_compressed(path, meta=np.array(json.dumps(self.meta)),
+                            digest=np.array(digest), **arrays)  # fmt: skip
 
     @classmethod
     def load(cls, path: str | Path) -> CardNet:
@@ -160,15 +168,28 @@ class CardNet:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-                weights = {k: data[k] for k in data.files if k != "meta"}
+                weights = {k: data[k] for k in data.files if k not in ("meta", "digest")}
+                digest = str(data["digest"])
+            if _digest(weights) != digest:
+                raise ValueError("the weights do not match the digest stored with them")
             net = cls(weights, meta)
             net.forward(np.zeros((1, ob.COUNTS_SIZE), np.float32))
-        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as err:
+        except (OSError, ValueError, KeyError, TypeError, IndexError, EOFError, zlib.error,
+                zipfile.BadZipFile) as err:  # fmt: skip
             raise PyramidError(
                 f"agent file {str(path)!r} is not a card network saved by CardNet.save "
                 f"({type(err).__name__}: {err})"
             ) from err
         return net
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 of the arrays, by name, as stored."""
+    h = hashlib.sha256()
+    for k in sorted(arrays):
+        h.update(k.encode())
+        h.update(np.ascontiguousarray(arrays[k]).tobytes())
+    return h.hexdigest()
 
 
 def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.ndarray:
@@ -207,8 +228,6 @@ class CardNetAgent:
 
     def config(self) -> dict[str, Any]:
         """What play depends on: the weights and the metadata."""
-        import hashlib
-
         h = hashlib.sha256(json.dumps(self.net.meta, sort_keys=True).encode())
         for k in sorted(self.net.w):
             h.update(self.net.w[k].tobytes())

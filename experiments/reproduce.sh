@@ -89,3 +89,21 @@ python -m experiments.winnability --rules one-pass --deals 1000000 $W --out resu
 # The backends' throughput, and RLlib's PPO from one command (the rllib extra).
 python -m experiments.bench_sweep --rules msc --deals 12000 --rounds 2
 python -m experiments.train_rllib --config configs/rllib_msc.toml
+
+# A network alone at scale (docs/learning.md, "A network over the cards"): solver-labelled
+# positions, then the card network and a flat MLP on nested subsets of them (the scaling curve,
+# val[:300]), then the chart and the per-seed summaries.
+python -m experiments.card_data --rules msc --deals 40000 --out data/msc.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --out data/msc_heldout.npz
+python -m experiments.card_data --rules relaxed --deals 25000 --out data/relaxed.npz
+python -m experiments.card_data --rules relaxed --deals 1000 --first 5000000 --out data/relaxed_heldout.npz
+for RULES in msc relaxed; do
+  C="python -m experiments.train_cards --size small --data data/$RULES.npz --heldout data/${RULES}_heldout.npz --out results/cards/$RULES"
+  $C --arch cards flat --positions 10000 100000 --steps 3000
+  $C --arch flat --positions 300000 --steps 9400
+  $C --arch flat --positions 1000000 --steps 10000
+done
+python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch cards --positions 1000000 --steps 10000
+python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch flat --positions 1000000 --steps 10000 --seeds 1 2
+python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch cards --positions 100000 --steps 3000 --seeds 1 2
+python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png

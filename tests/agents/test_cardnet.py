@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from pyramid_env.agents import make_agent
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidEnv
@@ -85,8 +86,15 @@ def test_save_load_round_trip_and_a_damaged_file_is_named(tmp_path):
     np.testing.assert_allclose(back.forward(counts), net.forward(counts), atol=0.05)
     assert back.meta["rules"] == "msc" and back.meta["arch"] == "cards"
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
-    with pytest.raises(PyramidError, match="bad.npz"):
-        CardNet.load(tmp_path / "bad.npz")
+    (tmp_path / "empty.npz").write_bytes(b"")
+    data = bytearray((tmp_path / "n.npz").read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one byte changed inside the compressed weights
+    (tmp_path / "flipped.npz").write_bytes(bytes(data))
+    weights = {k: v[..., :3] if k == "rank.weight" else v for k, v in net.w.items()}
+    CardNet(weights, net.meta).save(tmp_path / "shape.npz")  # well-formed, wrong shapes
+    for name in ("bad", "empty", "flipped", "shape"):
+        with pytest.raises(PyramidError, match=f"{name}.npz"):
+            make_agent(str(tmp_path / f"{name}.npz"))
 
 
 @pytest.mark.parametrize("play", ["q", "policy"])
