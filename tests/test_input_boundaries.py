@@ -97,7 +97,7 @@ def test_no_more_processes_than_chunks(monkeypatch):
 def test_a_broken_agent_file_is_named(tmp_path):
     bad = tmp_path / "broken.npz"
     bad.write_bytes(b"not a zip")
-    with pytest.raises(PyramidError, match="broken.npz.* is not a policy"):
+    with pytest.raises(PyramidError, match="broken.npz.* is not a (policy|saved network)"):
         make_agent(str(bad))
     with pytest.raises(PyramidError, match="does not exist"):
         make_agent(str(tmp_path / "none.npz"))
