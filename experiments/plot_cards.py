@@ -67,13 +67,19 @@ def main(argv: list[str] | None = None) -> None:
     for ax, folder in zip(axes, args.folders, strict=True):
         runs = [json.loads(line) for line in open(folder / "curve.jsonl")]
         by_arch: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        steps: dict[tuple[str, int], int] = {}
         for r in runs:
             by_arch[r["arch"]][r["positions"]].append(best(r))
+            steps[r["arch"], r["positions"]] = r["steps"]
         for arch, points in sorted(by_arch.items()):
             xs = sorted(points)
             ax.plot(xs, [sum(points[x]) / len(points[x]) for x in xs], marker="o", label=arch)
             for x in xs:
                 ax.scatter([x] * len(points[x]), points[x], s=10, color="grey", zorder=3)
+                mean = sum(points[x]) / len(points[x])
+                label = f"{steps[arch, x] / 1000:g}k steps"  # the training budget of the point
+                ax.annotate(label, (x, mean), textcoords="offset points", xytext=(4, -10),
+                            fontsize=6, color="grey")  # fmt: skip
         ref = json.loads((folder / "reference.json").read_text())
         (folder / "summary.md").write_text(summary(runs, ref))
         for name, style in (("greedy", ":"), ("greedy-careful", "--")):
