@@ -3,7 +3,8 @@
     python -m experiments.card_data --rules msc --deals 20000 --out data/msc.npz
 
 A behaviour policy plays ``train`` deals: the exact teacher ``solver-greedy`` (greedy's
-favourite among the moves that keep the deal winnable), with a uniformly random legal move at
+favourite among the moves that keep the deal winnable; greedy here reads the whole stock, as a
+clairvoyant teacher may), with a uniformly random legal move at
 a share ``eps`` of its turns, so the data also holds positions off the teacher's path. At every
 position the deal can still be won from, each legal move is labelled by the solver's verdict on
 the position after it (1: still winnable), and the teacher's move is kept. These labels read
