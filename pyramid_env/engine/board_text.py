@@ -8,22 +8,44 @@ scalar rules of :mod:`pyramid_env.engine.primitives`, and imports nothing of ``s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pyramid_env.engine.cards import CARD_NAMES
 from pyramid_env.engine.layout import ROWS, SLOTS
-from pyramid_env.engine.primitives import STOCK_BITS
+from pyramid_env.engine.primitives import STOCK_BITS, Knobs
 from pyramid_env.engine.primitives import face_up as _face_up
 
-if TYPE_CHECKING:  # for the annotations only: at run time state imports this module
-    from pyramid_env.engine.state import State
+
+class Position(Protocol):
+    """What printing reads of a position: a :class:`~pyramid_env.engine.state.State` is one.
+
+    Named here, not imported, so this module depends on nothing of ``state`` (no import circle,
+    not even for the annotations).
+    """
+
+    deal: Any
+    pyr: int
+    left: int
+    ptr: int
+    recycles: int
+    knobs: Knobs
+
+    @property
+    def stock_cards(self) -> list[int]: ...  # noqa: D102
+
+    @property
+    def waste_cards(self) -> list[int]: ...  # noqa: D102
+
+    @property
+    def drawn_card(self) -> int | None: ...  # noqa: D102
+
 
 _GAP = "  "
 HIDDEN = "??"
 """How a board written as a player sees it marks a stock card whose face is not known."""
 
 
-def format_board(s: State, *, hide_stock: bool = False, known: int | None = None) -> str:
+def format_board(s: Position, *, hide_stock: bool = False, known: int | None = None) -> str:
     """The board as text: the whole stock (parseable by :func:`.parse_board`), unless hidden.
 
     Args:
@@ -53,7 +75,7 @@ def format_board(s: State, *, hide_stock: bool = False, known: int | None = None
     return "\n".join(line.rstrip() for line in lines)
 
 
-def stock_line(s: State, known: int | None = None) -> str:
+def stock_line(s: Position, known: int | None = None) -> str:
     """The board's ``stock:`` line: every card (``known=None``) or only the ``known`` ones.
 
     Unknown cards are written :data:`HIDDEN` in their place in the drawing order, so a reader
