@@ -38,6 +38,7 @@ from pyramid_env.engine import (
 from pyramid_env.engine.cards import CARD_NAMES
 from pyramid_env.engine.state import face_up
 from pyramid_env.replay import (
+    Analysis,
     Replay,
     add_replay_arguments,
     analyse,
@@ -59,6 +60,7 @@ WINNING_START = (
 )  # fmt: skip
 LOSING = "7h+6c"
 K = len(WINNING_START)  # the losing move's index
+FIXTURES = Path(__file__).parent / "fixtures" / "replay"
 
 
 def play_on(s: State, moves: list[str]) -> None:
@@ -336,6 +338,46 @@ def test_names_cannot_escape_the_data(lost: Replay) -> None:
     text = render_html(sneaky)
     assert text.count("</script>") == 2  # the data's and the script's own
     assert "<b>x</b>" not in text
+
+
+def first_moves(deal: int, rules: str, n: int) -> tuple[str, ...]:
+    """The first ``n`` moves of :func:`play_on`'s line (fewer if the game ends first)."""
+    s, moves = State(deal, rules), []
+    while len(moves) < n and (ids := legal_ids(s)):
+        move = MOVES[ids[-1]]
+        moves.append(format_move(s, move))
+        apply_checked(s, move)
+    return tuple(moves)
+
+
+def golden_pages() -> dict[str, tuple[Replay, Analysis | None]]:
+    """Replays whose pages are kept in tests/fixtures/replay/ (a made-up analysis: no solver)."""
+    analysis = Analysis(
+        ("win",) * (K + 1) + ("loss",),
+        tuple(i % 3 == 0 for i in range(K + 2)),
+        K,
+        "Qd+Ah",
+        ("Qd+Ah", "draw"),
+        5,
+        0.1,
+    )
+    return {
+        "analysed-relaxed": (Replay(DEAL, RULES, (*WINNING_START, LOSING), "greedy </script> & ·"),
+                             analysis),
+        "msc": (Replay(5, "msc", first_moves(5, "msc", 30)), None),
+        "two-card": (Replay(7, "two-card", first_moves(7, "two-card", 25), "pimc"), None),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(golden_pages()))
+def test_the_page_is_byte_for_byte_the_kept_one(name: str, tmp_path: Path) -> None:
+    # The pages the code wrote when the page's HTML, CSS and script moved from Python strings to
+    # package data files: the same input must still give the same bytes (a change to the page
+    # on purpose rewrites these fixtures, with render_html, and says so in its commit).
+    replay, analysis = golden_pages()[name]
+    kept = (FIXTURES / f"{name}.html").read_bytes()
+    assert render_html(replay, analysis).encode() == kept
+    assert write_html(replay, tmp_path / "page.html", analysis).read_bytes() == kept
 
 
 def test_main_replay_writes_the_page(tmp_path: Path, capsys, lost: Replay) -> None:
