@@ -143,9 +143,12 @@ class CardNet:
         mode = self.meta.get("play", "q")
         if mode == "policy":
             return out[:, 0]
-        q = 1.0 / (1.0 + np.exp(-out[:, 1]))
         pol = out[:, 0] - out[:, 0].max(-1, keepdims=True)
-        return q + float(self.meta.get("tie", 0.01)) * pol  # Q first; the policy breaks ties
+        weight = float(self.meta.get("tie", 0.01))
+        if mode == "both":  # log of (policy probability x chance of staying winnable ** weight)
+            return pol - weight * np.logaddexp(0.0, -out[:, 1])
+        q = 1.0 / (1.0 + np.exp(-out[:, 1]))
+        return q + weight * pol  # Q first; the policy breaks ties
 
     def save(self, path: str | Path) -> None:
         """One ``.npz``: float16 weights, the metadata as JSON and a digest of the weights.

@@ -1,6 +1,8 @@
 """Training positions at scale, each legal move labelled by the solver: won or lost after it.
 
     python -m experiments.card_data --rules msc --deals 20000 --out data/msc.npz
+    python -m experiments.card_data --rules msc --deals 10000 --first 40000 \
+        --behaviour runs/cards_msc/net.npz --out data/msc_dagger1.npz
 
 A behaviour policy plays ``train`` deals: the exact teacher ``solver-greedy`` (greedy's
 favourite among the moves that keep the deal winnable; greedy here reads the whole stock, as a
@@ -12,6 +14,11 @@ the whole stock order; a learner sees only a player's view, so what it can learn
 per move, the chance that the move keeps the deal winnable given what it sees, averaged over
 the orders it cannot tell apart: what the determinized search ``pimc`` estimates with 32
 sampled orders, here from one order (the true one) per position, at a fraction of the cost.
+
+With ``--behaviour NET`` a trained card network plays instead of the teacher (its own move,
+and a random one at a share ``eps`` of its turns), and the teacher only labels: the positions
+are those the network reaches, where its mistakes are (DAgger, Ross, Gordon and Bagnell 2011).
+A game stops being labelled, and played, once the deal can no longer be won.
 
 Workers return moves and label bits (a few bytes a position); the env replays each game here,
 so every observation is the env's own, as a player sees it (``observe_stock="seen"``). The
@@ -31,6 +38,7 @@ import numpy as np
 
 from pyramid_env.agents import Turn
 from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.cardnet import CardNet
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
@@ -53,21 +61,36 @@ def _wins(s: State) -> bool | None:
     return None if status is Verdict.UNKNOWN else status is Verdict.WIN
 
 
-def label_game(rules: Rules, eps: float, seed: int, n: int) -> dict[str, Any]:
+@functools.cache
+def _network(path: str) -> CardNet:
+    """The behaviour network, read once per worker process."""
+    return CardNet.load(path)
+
+
+def label_game(
+    rules: Rules, eps: float, seed: int, n: int, behaviour: str | None = None
+) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
+
+    ``behaviour``: a card network's file to play instead of the teacher (it sees a player's
+    ``counts`` observation, as in the benchmark).
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
     bits of the legal ids after which the deal is still winnable, and the teacher's action.
     """
     rng = np.random.default_rng([seed, n])
     greedy = GreedyAgent()
+    env = None
+    if behaviour is not None:
+        env = PyramidEnv(rules, obs_mode="counts", max_steps=MAX_STEPS + 1, max_idle_passes=None)
+        obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
     actions: list[int] = []
     steps, legals, wins, teachers = [], [], [], []
     winnable = _wins(s)
     for step in range(MAX_STEPS):
         legal = legal_ids(s)
-        if not legal or is_won(s):
+        if not legal or is_won(s) or not winnable:
             break
         prefs = greedy.preferences(Turn(s, legal, s.left))
         teacher = prefs[0]
@@ -84,18 +107,27 @@ def label_game(rules: Rules, eps: float, seed: int, n: int) -> dict[str, Any]:
                 wins.append([a for a, ok in zip(legal, bits, strict=True) if ok])
                 teacher = next(a for a in prefs if a in wins[-1])
                 teachers.append(teacher)
-        action = int(rng.choice(legal)) if rng.random() < eps else teacher
+        own = teacher
+        if env is not None:
+            assert sorted(env.legal_actions()) == legal  # the env plays the same game
+            scores = _network(behaviour).act_logits(obs[None])[0]
+            own = legal[int(np.argmax(scores[legal]))]
+        action = int(rng.choice(legal)) if rng.random() < eps else own
         if winnable and legals and steps[-1] == step:
             winnable = action in wins[-1]
         elif winnable:
             winnable = _wins(s.child(MOVES[action]))
         s = s.child(MOVES[action])
         actions.append(action)
+        if env is not None:
+            obs = env.step(action)[0]
     return {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
 
 
-def _chunk(rules: Rules, eps: float, seed: int, deals: list[int]) -> list[dict[str, Any]]:
-    return [label_game(rules, eps, seed, n) for n in deals]
+def _chunk(
+    rules: Rules, eps: float, seed: int, behaviour: str | None, deals: list[int]
+) -> list[dict[str, Any]]:
+    return [label_game(rules, eps, seed, n, behaviour) for n in deals]
 
 
 def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -133,10 +165,15 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
 
 
 def generate(
-    rules: Rules, deals: list[int], eps: float, seed: int, workers: int
+    rules: Rules,
+    deals: list[int],
+    eps: float,
+    seed: int,
+    workers: int,
+    behaviour: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed)
+    fn = functools.partial(_chunk, rules, eps, seed, behaviour)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -149,13 +186,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--eps", type=float, default=0.1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--behaviour", type=Path, help="a card network to play instead of the teacher")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     rules = get_rules(args.rules)
     start = SEED_SETS["train"].start + args.first
     deals = list(range(start, start + args.deals))
     t0 = time.time()
-    data = generate(rules, deals, args.eps, args.seed, args.workers)
+    behaviour = str(args.behaviour) if args.behaviour else None
+    data = generate(rules, deals, args.eps, args.seed, args.workers, behaviour)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")

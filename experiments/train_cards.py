@@ -39,18 +39,26 @@ from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
 # The ways to play chosen between on val: by Q, the policy's log-probabilities weighted by
-# ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), or by the
-# policy alone.
-PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0))
+# ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), by the policy
+# alone, or by both: log policy + ``tie`` x log Q.
+PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0), ("both", 10.0))
 
 
-def load_data(path: Path, positions: int | None) -> dict[str, np.ndarray]:
-    """The first ``positions`` positions of a card_data file, masks unpacked."""
-    with np.load(path) as d:
-        data = {k: d[k] for k in d.files}
+def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.ndarray]:
+    """The first ``positions`` positions of card_data files (one after the other), unpacked."""
+    paths = [paths] if isinstance(paths, Path) else paths
+    parts = []
+    for path in paths:
+        with np.load(path) as d:
+            parts.append({k: d[k] for k in d.files})
+    names = {str(part["rules"]) for part in parts}
+    if len(names) > 1:
+        raise SystemExit(f"--data: files of different rule sets {sorted(names)}")
+    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0] if k != "rules"}
+    data["rules"] = parts[0]["rules"]
     n = len(data["teacher"]) if positions is None else positions
     if n > len(data["teacher"]):
-        raise SystemExit(f"--positions {n}: {path} holds {len(data['teacher'])}")
+        raise SystemExit(f"--positions {n}: {paths} hold {len(data['teacher'])}")
     out = {k: v[:n] for k, v in data.items() if k != "rules"}
     out["legal"] = np.unpackbits(out["legal"], axis=1)[:, :NUM_MOVES].astype(bool)
     out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float32)
@@ -65,6 +73,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
     twice as fast on a CPU with AVX-512 BF16), the weights and the losses in float32.
     """
+    if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
+        return []
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -147,6 +157,9 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
     net = build(arch, args.size)
+    if args.init is not None:  # go on from a trained network (the same architecture)
+        start = CardNet.load(args.init)
+        net.load_state_dict({k: torch.as_tensor(v) for k, v in start.w.items()})
     t0 = time.time()
     with open(out / "train.jsonl", "w") as f:
 
@@ -158,7 +171,8 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
-        "bf16": args.bf16,
+        "bf16": args.bf16, "lr": args.lr, "data": [str(p) for p in args.data],
+        "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
     }  # fmt: skip
@@ -194,7 +208,8 @@ def write_curve(folder: Path) -> None:
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--data", type=Path, required=True)
+    p.add_argument("--data", type=Path, nargs="+", required=True, help="card_data files")
+    p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
     p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "flat"])
     p.add_argument("--size", default="base", choices=["small", "base"])

@@ -97,7 +97,7 @@ def test_save_load_round_trip_and_a_damaged_file_is_named(tmp_path):
             make_agent(str(tmp_path / f"{name}.npz"))
 
 
-@pytest.mark.parametrize("play", ["q", "policy"])
+@pytest.mark.parametrize("play", ["q", "policy", "both"])
 def test_agent_plays_legal_moves_from_the_observation_alone(play):
     torch.manual_seed(0)
     net = export(build("cards", "small"), {"play": play})
@@ -105,3 +105,14 @@ def test_agent_plays_legal_moves_from_the_observation_alone(play):
     assert summary["deals"] == 3 and summary["truncated"] == 0
     # It reads the counts observation only: a player's view, where no unseen card appears.
     assert CardNetAgent(net).env_kwargs == {"obs_mode": "counts"}
+
+
+def test_both_play_scores_log_policy_plus_weighted_log_q():
+    torch.manual_seed(1)
+    net = export(build("cards", "small"), {"play": "both", "tie": 3.0})
+    obs = PyramidEnv("msc", obs_mode="counts").reset(seed=5)[0][None]
+    out = torch.as_tensor(net.forward(obs))
+    want = torch.log_softmax(out[:, 0], -1) + 3.0 * torch.nn.functional.logsigmoid(out[:, 1])
+    got = torch.as_tensor(net.act_logits(obs))
+    # The same scores up to one constant per position (the policy's normaliser).
+    assert torch.allclose(got - got[:, :1], want - want[:, :1], atol=1e-4)

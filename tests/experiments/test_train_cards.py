@@ -63,13 +63,63 @@ def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path):
     assert [r["arch"] for r in results] == ["cards", "flat"]
     for r in results:
         assert r["positions"] == len(data["teacher"]) and len(r["val"]) == len(train_cards.PLAYS)
-        assert 0.0 <= r["heldout"]["q_loss"] and r["best_play"]["play"] in ("q", "policy")
+        assert 0.0 <= r["heldout"]["q_loss"] and r["best_play"]["play"] in ("q", "policy", "both")
     lines = (tmp_path / "run" / "curve.jsonl").read_text().splitlines()
     assert [json.loads(x)["arch"] for x in lines] == ["cards", "flat"]
     path = tmp_path / "run" / "cards_{}_s0".format(len(data["teacher"])) / "net.npz"
     agent = make_agent(str(path))  # the file is an agent, as the benchmark takes it
-    assert isinstance(agent.net, CardNet) and agent.net.meta["play"] in ("q", "policy")
+    assert isinstance(agent.net, CardNet) and agent.net.meta["play"] in ("q", "policy", "both")
     again = train_cards.main(args)  # finished runs are kept, not trained again
     assert [r["train_seconds"] for r in again] == [r["train_seconds"] for r in results]
     plot_cards.main([str(tmp_path / "run"), "--out", str(tmp_path / "c.png")])
     assert (tmp_path / "c.png").stat().st_size > 0
+
+
+def test_network_behaviour_plays_the_networks_moves_and_labels_like_the_teacher(tmp_path):
+    """DAgger's data: the network's own games, each legal move labelled by the solver."""
+    net = train_cards.export(train_cards.build("cards", "small"), {"play": "policy"})
+    net.save(tmp_path / "net.npz")
+    rules = get_rules("msc")
+    n = 1_000_030
+    game = card_data.label_game(rules, 0.0, 0, n, str(tmp_path / "net.npz"))
+    env_obs = []  # the network's move at each turn, from the observation a player sees
+    env = card_data.PyramidEnv(rules, obs_mode="counts", max_idle_passes=None)
+    obs, _ = env.reset(options={"deal": n})
+    s = State(n, rules)
+    labelled = dict(zip(game["steps"], range(len(game["steps"])), strict=True))
+    for step, action in enumerate(game["actions"]):
+        legal = sorted(env.legal_actions())
+        scores = net.act_logits(obs[None])[0]
+        assert action == legal[int(np.argmax(scores[legal]))]  # eps 0: always its own move
+        if step in labelled:
+            i = labelled[step]
+            for a in game["legal"][i]:
+                after = solve(s.child(MOVES[a]), check=False).status is Verdict.WIN
+                assert after == (a in game["wins"][i])
+            env_obs.append(obs)
+        obs = env.step(action)[0]
+        s = s.child(MOVES[action])
+    assert len(env_obs) == len(game["steps"]) > 0
+
+
+def test_training_goes_on_from_a_network_and_reads_several_files(tmp_path):
+    rules = get_rules("msc")
+    for name, deals in (("a", [1_000_040, 1_000_041]), ("b", [1_000_042])):
+        games = [card_data.label_game(rules, 0.1, 0, n) for n in deals]
+        data = card_data.replay(rules, deals, games)
+        np.savez_compressed(tmp_path / f"{name}.npz", rules=np.array("msc"), **data)
+    both = train_cards.load_data([tmp_path / "a.npz", tmp_path / "b.npz"], None)
+    alone = [train_cards.load_data(tmp_path / f"{x}.npz", None) for x in "ab"]
+    assert len(both["teacher"]) == sum(len(d["teacher"]) for d in alone)
+    assert (both["obs"][: len(alone[0]["obs"])] == alone[0]["obs"]).all()
+    start = train_cards.export(train_cards.build("cards", "small"), {})
+    start.save(tmp_path / "start.npz")
+    args = ["--data", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--init",
+            str(tmp_path / "start.npz"), "--size", "small", "--steps", "0", "--batch", "8",
+            "--eval-seeds", "val[:1]", "--workers", "1", "--threads", "1",
+            "--out", str(tmp_path / "run")]  # fmt: skip
+    (r,) = train_cards.main(args)
+    assert r["positions"] == len(both["teacher"]) and r["init"].endswith("start.npz")
+    trained = CardNet.load(tmp_path / "run" / f"cards_{r['positions']}_s0" / "net.npz")
+    for k, v in start.w.items():  # zero steps: the starting weights, as stored (float16)
+        assert np.array_equal(trained.w[k], v.astype(np.float16).astype(np.float32)), k
