@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).parents[1]
 
 
-def test_shipped_agents_and_labels_are_package_data():
+def test_shipped_agents_labels_and_the_replay_page_are_package_data():
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     dirs = {"pyramid_env": ROOT / "pyramid_env"} | {
         pkg: ROOT / path for pkg, path in cfg["package-dir"].items()
@@ -15,6 +15,7 @@ def test_shipped_agents_and_labels_are_package_data():
     for pkg, folder, sub in (
         ("pyramid_env", dirs["pyramid_env"], "labels"),
         ("pyramid_env.agents", dirs["pyramid_env.agents"], "trained"),
+        ("pyramid_env.replay", dirs["pyramid_env"] / "replay", "static"),
     ):
         files = sorted((folder / sub).iterdir())
         assert files, f"{folder / sub} is empty"
