@@ -1,4 +1,5 @@
-"""Shared test helpers: positions from text, and move-set comparison with a two-way diff."""
+"""Shared test helpers: positions from text, move-set comparison with a two-way diff, and
+``refused`` (bad input is refused with a clear error)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pyramid_env.engine import State, format_move, legal_moves, parse_board
+from pyramid_env.engine import PyramidError, State, format_move, legal_moves, parse_board
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -20,6 +21,20 @@ STUCK = """
   Qc  Jc  8d  Td  Ts  Js
 2c  2d  2h  3c  3d  3h  4c
 """
+
+
+def refused(call, *args, error=PyramidError, match=None, **kwargs) -> str:
+    """The message of the error ``call(*args, **kwargs)`` raises, failing on anything else.
+
+    The project's rule for bad input: a ``PyramidError`` (or the narrower ``error``) whose message
+    says what is wrong (matching the regex ``match`` where given), never a silent default.
+    """
+    assert issubclass(error, PyramidError)
+    with pytest.raises(error, match=match) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert message.strip(), "an error without a message"
+    return message
 
 
 def board(text: str, rules: str = "relaxed") -> State:
