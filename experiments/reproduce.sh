@@ -106,4 +106,20 @@ done
 python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch cards --positions 1000000 --steps 10000
 python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch flat --positions 1000000 --steps 10000 --seeds 1 2
 python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --out results/cards/msc --arch cards --positions 100000 --steps 3000 --seeds 1 2
+# DAgger (docs/learning.md, "The network's own games"): each seed's 100,000-position network
+# plays 6,000 further train deals, the solver labels where it went; from that network, 1,500
+# steps on 100,000 teacher positions + 100,000 of its own, against 1,500 steps on 200,000
+# teacher positions (the same steps, data size and seed: only where the positions come from
+# differs).
+for S in 0 1 2; do
+  python -m experiments.card_data --rules msc --deals 6000 --first 60000 --seed $S --workers 1 --behaviour results/cards/msc/cards_100000_s$S/net.npz --out data/msc_dagger_100k_s$S.npz
+  F="python -m experiments.train_cards --size small --heldout data/msc_heldout.npz --init results/cards/msc/cards_100000_s$S/net.npz --seeds $S --steps 1500 --lr 5e-4 --threads 1 --workers 1"
+  $F --data data/msc.npz:100000 data/msc_dagger_100k_s$S.npz:100000 --out results/cards/msc-dagger-100k
+  $F --data data/msc.npz:200000 --out results/cards/msc-teacher-100k
+done
+# The same from the million-position network (one seed): 20,000 deals of its own games.
+python -m experiments.card_data --rules msc --deals 20000 --first 40000 --behaviour results/cards/msc/cards_1000000_s0/net.npz --out data/msc_dagger1.npz
+F="python -m experiments.train_cards --size small --heldout data/msc_heldout.npz --init results/cards/msc/cards_1000000_s0/net.npz --steps 4000 --lr 5e-4 --threads 1 --workers 1"
+$F --data data/msc.npz data/msc_dagger1.npz --out results/cards/msc-dagger1
+$F --data data/msc.npz --out results/cards/msc-more
 python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png

@@ -41,16 +41,27 @@ REFERENCE = ("greedy", "greedy-careful")
 # The ways to play chosen between on val: by Q, the policy's log-probabilities weighted by
 # ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), by the policy
 # alone, or by both: log policy + ``tie`` x log Q.
-PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0), ("both", 10.0))
+PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
 
 
 def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.ndarray]:
-    """The first ``positions`` positions of card_data files (one after the other), unpacked."""
+    """The first ``positions`` positions of card_data files (one after the other), unpacked.
+
+    A file named ``PATH:N`` gives its first ``N`` positions only.
+    """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
     for path in paths:
-        with np.load(path) as d:
-            parts.append({k: d[k] for k in d.files})
+        name, _, take = str(path).partition(":")
+        if take and not take.isdigit():
+            raise SystemExit(f"--data {path}: after ':' the number of positions to take")
+        with np.load(name) as d:
+            part = {k: d[k] for k in d.files}
+        if take:
+            if int(take) > len(part["teacher"]):
+                raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")
+            part = {k: v if k == "rules" else v[: int(take)] for k, v in part.items()}
+        parts.append(part)
     names = {str(part["rules"]) for part in parts}
     if len(names) > 1:
         raise SystemExit(f"--data: files of different rule sets {sorted(names)}")

@@ -1,6 +1,7 @@
 """card_data's labels are the solver's, and train_cards trains, evaluates and ships a network."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -112,6 +113,11 @@ def test_training_goes_on_from_a_network_and_reads_several_files(tmp_path):
     alone = [train_cards.load_data(tmp_path / f"{x}.npz", None) for x in "ab"]
     assert len(both["teacher"]) == sum(len(d["teacher"]) for d in alone)
     assert (both["obs"][: len(alone[0]["obs"])] == alone[0]["obs"]).all()
+    head = train_cards.load_data([Path(f"{tmp_path / 'a.npz'}:5"), tmp_path / "b.npz"], None)
+    assert len(head["teacher"]) == 5 + len(alone[1]["teacher"])
+    assert (head["obs"][5:] == alone[1]["obs"]).all()
+    with pytest.raises(SystemExit, match="holds"):
+        train_cards.load_data([Path(f"{tmp_path / 'a.npz'}:99999")], None)
     start = train_cards.export(train_cards.build("cards", "small"), {})
     start.save(tmp_path / "start.npz")
     args = ["--data", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--init",
