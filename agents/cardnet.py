@@ -30,6 +30,7 @@ from pyramid_env.agents.base import Turn
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.env import observation as ob
+from pyramid_env.env.observation import rank_maps
 
 PLACES = 30  # 28 slots, the waste top (28), the drawn card / face-up stock top (29)
 TOKENS = 28 + 24
@@ -74,6 +75,13 @@ def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
     return {"prank": prank, "exposed": exposed, "srank": srank, "where": where, "glob": glob}
 
 
+def relabel_counts(p: dict[str, np.ndarray], m: np.ndarray) -> dict[str, np.ndarray]:
+    """Parsed observations with rank ``r`` read as ``m[r]`` (a map of ``rank_maps``)."""
+    glob = p["glob"].copy()
+    glob[:, 5 + m[1:14] - 1] = p["glob"][:, 5:18]  # the unseen cards per rank follow them
+    return p | {"prank": m[p["prank"]], "srank": m[p["srank"]], "glob": glob}
+
+
 def _layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
     mu = x.mean(-1, keepdims=True)
     var = ((x - mu) ** 2).mean(-1, keepdims=True)
@@ -95,11 +103,25 @@ class CardNet:
         self.meta.setdefault("obs_mode", "counts")
 
     def forward(self, obs: np.ndarray) -> np.ndarray:
-        """Policy and Q logits of a batch of ``counts`` observations: ``(B, 2, 327)``."""
-        w = self.w
+        """Policy and Q logits of a batch of ``counts`` observations: ``(B, 2, 327)``.
+
+        With ``meta["views"] = k > 1`` the logits are the mean over the position and ``k - 1``
+        fixed relabellings of its ranks that keep the game (:func:`relabel_counts`): the
+        network was trained on every relabelling, and its errors differ between them.
+        """
         if self.meta.get("arch") == "flat":
             return self._flat(obs)
         p = parse_counts(obs)
+        views = int(self.meta.get("views", 1))
+        if views == 1:
+            return self._cards(p)
+        maps = rank_maps(views - 1, np.random.default_rng(0))
+        outs = [self._cards(p)] + [self._cards(relabel_counts(p, m)) for m in maps]
+        return np.mean(outs, axis=0)
+
+    def _cards(self, p: dict[str, np.ndarray]) -> np.ndarray:
+        """The card network's outputs for parsed observations (:func:`parse_counts`)."""
+        w = self.w
         n = len(p["prank"])
         where = np.concatenate([np.full((n, 28), 5), p["where"]], 1)
         rank = np.concatenate([p["prank"], p["srank"]], 1)

@@ -116,3 +116,26 @@ def test_both_play_scores_log_policy_plus_weighted_log_q():
     got = torch.as_tensor(net.act_logits(obs))
     # The same scores up to one constant per position (the policy's normaliser).
     assert torch.allclose(got - got[:, :1], want - want[:, :1], atol=1e-4)
+
+
+def test_views_average_the_network_over_relabellings_of_the_observation():
+    from pyramid_env.agents.cardnet import relabel_counts
+    from pyramid_env.env.observation import rank_maps
+
+    _, packed = _positions("msc", 12)
+    # The numpy relabelling of a parsed observation is the torch trainer's of a packed one.
+    maps = rank_maps(len(packed), np.random.default_rng(4))
+    ours = parse_counts(counts_from_packed(packed))
+    theirs = parse_counts(counts_from_packed(relabel(packed, np.random.default_rng(4))))
+    for i, m in enumerate(maps):
+        one = relabel_counts({k: v[i : i + 1] for k, v in ours.items()}, m)
+        for k in ("prank", "srank", "where", "exposed", "glob"):
+            np.testing.assert_allclose(one[k][0], theirs[k][i], err_msg=k)
+    torch.manual_seed(2)
+    net = export(build("cards", "small"), {})
+    obs = counts_from_packed(packed)
+    viewed = CardNet(net.w, net.meta | {"views": 4})
+    views = rank_maps(3, np.random.default_rng(0))
+    want = np.mean([net.forward(obs)] + [net._cards(relabel_counts(ours, m)) for m in views], 0)
+    np.testing.assert_allclose(viewed.forward(obs), want, rtol=1e-5, atol=1e-5)
+    assert not np.allclose(viewed.forward(obs), net.forward(obs))  # an untrained net differs
