@@ -15,9 +15,9 @@ import pytest
 
 import pyramid_env.evaluation as evaluation
 from pyramid_env import PyramidError, evaluate
+from pyramid_env.fault_injection import squares_crashing_once
 from pyramid_env.seeds import seed_set
 from pyramid_env.sweep import ChunkStore, check_backend, sweep
-from pyramid_env.testing import squares_crashing_once
 
 ROOT = Path(__file__).parents[1]
 

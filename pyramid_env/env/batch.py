@@ -13,8 +13,8 @@ exists to avoid, so the rules are restated here on arrays, reading the same
 name), so a rule variant means the same thing to both. Where a scalar primitive already works on
 arrays as written (:func:`~pyramid_env.engine.primitives.face_up`), it is called, not restated.
 Being a second statement, it is tested against the engine: on random playouts under every
-:func:`pyramid_env.testing.rule_variants` entry the masks equal ``legal_ids``, the dead-deal test
-equals ``nothing_can_help`` and the positions after each move equal ``apply``'s
+:func:`pyramid_env.engine.invariants.rule_variants` entry the masks equal ``legal_ids``, the
+dead-deal test equals ``nothing_can_help`` and the positions after each move equal ``apply``'s
 (``tests/env/test_batch.py``). Pure numpy, like pgx's batched games; no compiler needed.
 """
 

@@ -1,4 +1,4 @@
-"""Random playouts on every preset and knob (pyramid_env.testing.check_rollout).
+"""Random playouts on every preset and knob (pyramid_env.engine.invariants.check_rollout).
 
 Per game: every legal move applies and undoes exactly, the move table splits into legal moves
 and moves refused with a reason exactly as the generator says, the 52 cards are conserved, undo
@@ -7,7 +7,7 @@ retraces every position back to the start, and save/load replays to the same gam
 
 import pytest
 
-from pyramid_env.testing import check_rollout, rule_variants
+from pyramid_env.engine.invariants import check_rollout, rule_variants
 
 
 @pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
@@ -19,3 +19,16 @@ def test_random_playouts(rules):
         ended += game.status.value != "playing"
     if rules.passes is not None:
         assert ended > games // 2  # limited passes: random play mostly runs out of moves
+
+
+def test_the_old_module_name_still_imports_with_a_deprecation_warning():
+    import importlib
+    import sys
+
+    from pyramid_env.fault_injection import squares_crashing_once
+
+    sys.modules.pop("pyramid_env.testing", None)
+    with pytest.warns(DeprecationWarning, match=r"pyramid_env\.engine\.invariants"):
+        old = importlib.import_module("pyramid_env.testing")
+    assert old.rule_variants is rule_variants and old.check_rollout is check_rollout
+    assert old.squares_crashing_once is squares_crashing_once

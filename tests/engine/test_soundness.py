@@ -9,7 +9,7 @@ import random
 import pytest
 
 from pyramid_env.engine import Goal, Status, is_dead, parse_board, status
-from pyramid_env.testing import rule_variants
+from pyramid_env.engine.invariants import rule_variants
 from tests.brute import brute_winnable, random_small_board
 
 

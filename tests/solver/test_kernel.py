@@ -4,9 +4,9 @@ import pytest
 
 from pyramid_env.engine import Deal, Game, Status
 from pyramid_env.engine.deal import parse_cards
+from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.solver import Verdict, solve
 from pyramid_env.solver import kernel as _kernel
-from pyramid_env.testing import rule_variants
 from tests.solver.test_solver import DECKS, LENGTHS
 
 pytest.importorskip("numba")

@@ -15,12 +15,12 @@ import pytest
 from pyramid_env.engine import parse_board
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import TARGET
+from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.notation import parse_move
 from pyramid_env.engine.state import State, apply, legal_ids
 from pyramid_env.solver import Verdict, solve
 from pyramid_env.solver.tables import DealTables
-from pyramid_env.testing import rule_variants
 from tests.brute import brute_winnable, random_small_board
 from tests.conftest import fixture_board
 

@@ -7,8 +7,8 @@ import pytest
 
 from pyramid_env.engine import PRESETS, Deal, Game, Status, parse_board
 from pyramid_env.engine.deal import parse_cards
+from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.solver import Verdict, best_move, is_winnable, solve
-from pyramid_env.testing import rule_variants
 from tests.brute import brute_shortest, brute_winnable, random_small_board
 
 try:
