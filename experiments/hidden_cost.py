@@ -21,6 +21,7 @@ from pathlib import Path
 from pyramid_env import PRESETS, evaluate, get_rules
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import solver_labels, wilson
+from pyramid_env.lab.tables import markdown_table
 from pyramid_env.seeds import seed_set
 from pyramid_env.workers import process_pool
 
@@ -83,11 +84,9 @@ def _cell(won: list[int], n: int, solver: set[int]) -> str:
 
 def table(results: list[dict]) -> str:
     """One row per preset: each figure as a share of the deals and of the solver's wins."""
-    lines = [
-        "| preset | deals | solver | solver, one pass fewer | greedy | scout | pimc "
-        "| pimc CPU / deal |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    header = ["preset", "deals", "solver", "solver, one pass fewer", "greedy", "scout", "pimc",
+              "pimc CPU / deal"]  # fmt: skip
+    rows = []
     for r in results:
         n, solver = r["deals"], set(r["solver"])
 
@@ -104,12 +103,12 @@ def table(results: list[dict]) -> str:
         else:
             bound = "n/a (one pass)"
         agents = r["agents"]
-        lines.append(
-            f"| `{r['preset']}` | {r['seeds']} | {len(solver) / n:.1%} | {bound} | "
-            f"{cell(agents['greedy']['won'])} | {cell(agents['scout']['won'])} | "
-            f"{cell(agents['pimc']['won'])} | {1000 * agents['pimc']['cpu_per_deal']:.0f} ms |"
+        rows.append(
+            [f"`{r['preset']}`", r["seeds"], f"{len(solver) / n:.1%}", bound]
+            + [cell(agents[name]["won"]) for name in ("greedy", "scout", "pimc")]
+            + [f"{1000 * agents['pimc']['cpu_per_deal']:.0f} ms"]
         )
-    return "\n".join(lines)
+    return markdown_table(header, rows)
 
 
 def main(argv: list[str] | None = None) -> None:

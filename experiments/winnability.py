@@ -3,27 +3,8 @@
     python -m experiments.winnability --rules relaxed unlimited msc two-card --deals 10000
     python -m experiments.winnability --rules relaxed --deals 1000000 --workers 2 --backend ray
 
-The solver knows the stock order, so "winnable" means winnable by a player who could see it:
-the upper bound for every agent. Deals ``--first .. --first + --deals - 1``. With
-``--time-limit`` a deal that runs out is counted as unknown (reported, never guessed) and the
-interval is over the decided deals. ``--passes N`` (or ``unlimited``) changes every preset's
-pass limit (``msc passes=2``), ``--goal all`` its goal. The search is the compiled one where
-numba is installed; ``--python`` runs the pure-Python reference instead (for a same-run
-speed ratio). Each winning line is replayed through the engine's checked moves (an assertion),
-unless ``--no-check``: on a fast preset the check costs five times the search, so runs of
-millions of deals skip it. Every verdict on a deal the package ships a label for (``val`` and
-``test``, unchanged presets) is checked against it: a mismatch is reported and makes the
-script exit 1.
-
-The deals go out in chunks of ``--chunk`` to ``--workers`` processes (``--backend local``) or
-Ray tasks (``--backend ray``, a local Ray instance, or ``--address`` for a cluster); each
-finished chunk is written to ``--out/chunks/<rules>/`` at once, so a run that is stopped or
-killed loses none: the same command with ``--resume`` plays only the deals not yet solved. The
-verdicts and lines are the same whatever the backend, the workers or the chunking (each deal is
-solved on its own; ``nodes`` and the times depend on whether a worker has numba: install the
-same extras on every machine of a cluster). Writes ``winnability.csv`` (one row per deal) and
-``winnability.md`` (the table) to ``--out``, then removes the chunks. ``--merge a.csv b.csv``
-rebuilds the table from the CSVs of runs over disjoint deal ranges.
+The solver sees the stock order, so this is the bound for every agent; chunked and
+resumable (the method: docs/experiments.md).
 """
 
 from __future__ import annotations
@@ -42,6 +23,7 @@ from pathlib import Path
 from pyramid_env.benchmark import machine
 from pyramid_env.engine import PyramidError, Rules, get_rules
 from pyramid_env.evaluation import wilson
+from pyramid_env.lab.tables import markdown_table
 from pyramid_env.lab.verdicts import solve_chunk
 from pyramid_env.options import add_sweep_args
 from pyramid_env.seeds import labels
@@ -121,19 +103,26 @@ def summary(rows: list[Row]) -> dict[str, float | int | str]:
 
 
 def markdown(rows: list[dict]) -> str:
-    lines = [
-        "| preset | deals | winnable | 95% CI | unknown | median | p99 | max | total "
-        "| CPU / 10⁶ deals |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for s in rows:
-        lines.append(
-            f"| `{s['rules']}` | {s['deals']:,} | {s['share']:.1%} | "
-            f"{s['ci_low']:.1%} – {s['ci_high']:.1%} | {s['unknown']} | {s['median_ms']:.1f} ms | "
-            f"{s['p99_ms']:.0f} ms | {s['max_ms'] / 1000:.2f} s | {s['total_s']:.0f} s | "
-            f"{s['cpu_per_million_h']:.2f} h |"
-        )
-    return "\n".join(lines)
+    header = ["preset", "deals", "winnable", "95% CI", "unknown", "median", "p99", "max", "total",
+              "CPU / 10⁶ deals"]  # fmt: skip
+    return markdown_table(
+        header,
+        (
+            [
+                f"`{s['rules']}`",
+                f"{s['deals']:,}",
+                f"{s['share']:.1%}",
+                f"{s['ci_low']:.1%} – {s['ci_high']:.1%}",
+                s["unknown"],
+                f"{s['median_ms']:.1f} ms",
+                f"{s['p99_ms']:.0f} ms",
+                f"{s['max_ms'] / 1000:.2f} s",
+                f"{s['total_s']:.0f} s",
+                f"{s['cpu_per_million_h']:.2f} h",
+            ]  # fmt: skip
+            for s in rows
+        ),
+    )
 
 
 def main(argv: list[str] | None = None) -> dict | list:
