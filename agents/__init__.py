@@ -2,35 +2,10 @@
 
 Installed as ``pyramid_env.agents`` (the repo keeps it in the top-level ``agents/`` folder).
 Every agent follows :class:`Agent`: ``act(turn, rng) -> action id``. Build one by name with
-:func:`make_agent`:
-
-==================  ===========================================================================
-name                agent
-==================  ===========================================================================
-``random``          uniform over legal actions
-``random-removal``  uniform among removals, draws when there is none
-``first-removal``   the first legal removal, draws when there is none
-``hint``            rulebook 000's hint as a policy
-``greedy``          the heuristic from the rulebooks' strategy advice
-``greedy-careful``  greedy, never a move that two tests without search show loses the
-                    deal (no matching of partners that can meet; a cycle of removals)
-``solver``          the exact solver's winning line (clairvoyant: the upper bound)
-``solver-greedy``   greedy's favourite move among those that keep the deal winnable
-                    (clairvoyant; the teacher for imitation)
-``lookahead``       free-stock rules only: a 2-move search over the pyramid and the stock's
-                    ranks, never its order, pruning hopeless positions (``depth=`` to change)
-``scout``           draws through the first pass (Kings only), then the solver's line: honest,
-                    it reads the stock only once it has all been seen
-``pimc``            determinized search: samples the unseen stock order, plays the move that
-                    keeps most samples winnable (``samples=``, ``budget=``, ``consistent=``)
-``<file>.npz``      a trained network saved as an :class:`MLPPolicy` or a :class:`CardNet`
-                    (a path, or the name of a
-                    file shipped in ``pyramid_env/agents/trained``, such as ``ppo-relaxed``);
-                    a value network (``value-relaxed``) becomes a :class:`LookaheadAgent`,
-                    an expert-iteration network (``expit-msc``) an :class:`ExpitPolicyAgent`,
-                    its search file (``expit-search-msc``) an :class:`ExpitSearchAgent`
-                    (pimc's search where the network is unsure)
-==================  ===========================================================================
+:func:`make_agent`: ``random``, ``random-removal``, ``first-removal``, ``hint``, ``greedy``,
+``greedy-careful``, ``solver``, ``solver-greedy``, ``lookahead``, ``scout``, ``pimc``, or a
+trained network's ``.npz`` (a path, or a file shipped in ``pyramid_env/agents/trained`` such as
+``ppo-relaxed``). The agents page describes each.
 """
 
 from __future__ import annotations

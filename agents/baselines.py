@@ -1,24 +1,9 @@
 """Baseline agents: random, and greedy players of increasing care.
 
-========================  =====================================================================
-agent                     plays
-========================  =====================================================================
-``random``                uniformly among the legal actions (draws included)
-``random-removal``        uniformly among the legal removals; draws only when there is none
-``first-removal``         the legal removal with the lowest id (pyramid Kings first, then
-                          pairs in slot order); draws only when there is none
-``hint``                  rulebook 000's hint (``pyramid_env.engine.hint``); when it has
-                          nothing to suggest, draws (or recycles) if it can
-``greedy``                a one-move heuristic built from the rulebooks' strategy advice (see
-                          :class:`GreedyAgent`)
-``greedy-careful``        greedy, but it puts last every move that two tests without search
-                          show loses the deal (see :class:`CarefulAgent`)
-========================  =====================================================================
-
-None of them peeks at the stock order: the greedy agents use the ranks of the cards left in
-stock and waste, which any player can count (52 cards less those in the pyramid and those
-already removed), and which cards lie in the stock and which on the waste, which is on the
-table. Where a card is in the stock's order they never use.
+``random``, ``random-removal``, ``first-removal``, ``hint``, ``greedy`` and ``greedy-careful``:
+the agents page says how each plays. None of them peeks at the stock order: the greedy agents
+use the ranks of the cards left in stock and waste, which any player can count, and which pile
+each card is in, which is on the table; never where a card lies in the stock.
 """
 
 from __future__ import annotations
@@ -88,19 +73,11 @@ class HintAgent:
 class GreedyAgent:
     """A one-move heuristic from the rulebooks' strategy advice (004, 003 and 001).
 
-    - Remove Kings at once (004: "taking it out never costs you anything").
-    - Score each other removal: pyramid cards removed, cards newly exposed, and how much of the
-      pyramid the removed cards hold up (004: "cards near the middle of the bottom rows hold up
-      more"; 003: "free deep cards that cover several neighbours"); using a waste or stock card
-      keeps a pyramid partner for later (004: "using the waste card keeps the pyramid partner").
-    - Count partners (004, 003): for each rank, the partners still available (pyramid and
-      reachable stock and waste cards) against the pyramid cards that need them; a removal that
-      leaves some rank short of partners is penalised heavily, one that leaves none to spare
-      lightly.
-    - Play the best removal that leaves no rank short. If there is none, draw only when a card
-      still in the stock or waste could pair with an exposed pyramid card without that harm
-      (004: "count the cards left in the stock before you use a redeal"); otherwise take the
-      best removal anyway.
+    Kings go at once; other removals score pyramid cards removed, cards exposed and how much of
+    the pyramid they hold up, preferring a waste or stock card to a pyramid partner; a removal
+    leaving a rank short of partners is penalised (counting partners, 004 and 003). It draws
+    instead only when a card still in the stock or waste could pair with an exposed pyramid card
+    without that harm. The agents page has the details.
 
     Args:
         weights: override any of ``pyramid``, ``exposed``, ``held_up``, ``stock_card``,
@@ -171,24 +148,12 @@ class GreedyAgent:
 class CarefulAgent(GreedyAgent):
     """Greedy's order, with every move that provably loses the deal put last.
 
-    Greedy counts partners: a removal that leaves a rank with fewer partners than pyramid
-    cards needing them is played only when nothing else is. It does not ask which partners
-    can *meet*: two pyramid cards pair only if neither lies under the other, so a card whose
-    pyramid partners all lie under it (or over it) can go only with a stock card, nor in what
-    order the removals must come. This agent asks both of the position after each legal move
-    (:meth:`~pyramid_env.solver.tables.DealTables.doomed`): can every rank class still be
-    cleared by pairs of cards that can meet, each pyramid card with a pyramid partner it can
-    meet or a live stock card of the partner rank (a maximum matching: Hall's condition); and
-    is there an order of removals in which no card must go before itself. It plays greedy's
-    favourite among the moves that pass; the others keep greedy's order after them. A move
-    that fails loses the deal whatever the unseen cards are and however the rest is played,
-    so no player should make it while another move remains. Neither test is a search: a few
-    dozen bit operations per move.
-
-    Honest as greedy is: the tests read the pyramid and how many live stock cards of each
-    rank there are (as greedy, on the last pass under waste-top rules, only those it can
-    still reach: the waste, which it has seen, walked down from the top), never where an
-    unseen card lies.
+    After each legal move it asks (:meth:`~pyramid_env.solver.tables.DealTables.doomed`) whether
+    every rank class can still be cleared by pairs of cards that can meet (a maximum matching)
+    and whether some order of removals has no card go before itself; a move failing either loses
+    whatever the unseen cards are, so it goes last. No search: a few dozen bit operations a move,
+    on the pyramid and the count of live stock cards per rank (on the last pass under waste-top
+    rules, only those still reachable), so it is as honest as greedy. The agents page says more.
     """
 
     name = "greedy-careful"

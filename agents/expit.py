@@ -1,27 +1,12 @@
 """Expert iteration's search: honest determinized search guided by a Q-and-value network.
 
-The search is :class:`~pyramid_env.agents.honest.PimcAgent`'s (deal the unseen cards into the
-unseen stock places in random orders, score each candidate move by the sampled deals the
-solver can still win after it; the solver's line once nothing is hidden), with a network that
-reads what the player sees (``obs_mode="counts"``: the position, the seen stock in cycle order,
-how many cards of each rank are unseen, the recycles left) and estimates those scores (a Q
-head, one output per move) and the position's chance (a value head) deciding where to spend
-it:
-
-- *which candidates*: greedy's move and the network's ``top_k`` best are examined (tried in
-  the greedy agent's order, which breaks ties, see :func:`candidates`);
-- *whether to search at all*: a position the value head gives up on (``hopeless``) is
-  played without a solver call: proving each sample lost costs the solver the most, and
-  there is nothing to gain there;
-- *how many samples*: a few orders of the unseen cards first, many more where the decision
-  is contested (another move beats greedy's on the first look, or the network rates another
-  move well above it).
-
-:func:`search` is the one search, used both to make training targets (``experiments/
-train_expit.py`` records each decision's win counts) and by
-:class:`ExpitSearchAgent` to play. Honesty is the honest agents': while a card is hidden the
-deal is read only through :func:`~pyramid_env.agents.honest.unseen` and
-:func:`~pyramid_env.agents.honest.determinize`; the network reads the observation.
+The search is :class:`~pyramid_env.agents.honest.PimcAgent`'s; a network reading what the
+player sees (``obs_mode="counts"``) estimates each move's share of winnable samples (a Q head)
+and the position's (a value head), and so decides which candidates to examine, whether to search
+at all, and how many samples to spend. :func:`search` is the one search, making the training
+targets (``experiments/train_expit.py``) and playing (:class:`ExpitSearchAgent`). While a card
+is hidden the deal is read only through :func:`~pyramid_env.agents.honest.unseen` and
+:func:`~pyramid_env.agents.honest.determinize`. The learned-agents page tells the method.
 """
 
 from __future__ import annotations
@@ -94,27 +79,13 @@ def candidates(prefs: list[int], legal: list[int], q: np.ndarray | None, top_k: 
 class ExpitSearchAgent:
     """Honest determinized search spent where a Q-and-value network says it matters.
 
-    At a decision while cards are hidden: a position the value head gives up on
-    (``hopeless``) gets greedy's move with no solver call (proving every sample lost is what
-    costs the solver most, and nothing is gained there). Otherwise the search examines greedy's
-    move and the network's ``top_k`` best, on ``samples`` orders of the unseen cards; if another
-    move then beats greedy's, or the network rates another move ``margin`` above it, the
-    decision is contested and the search looks (again) with ``more`` orders. Once
-    nothing is hidden, the solver's line. "Greedy" here is the heuristic the network was
-    trained with (its metadata's ``order``, :func:`order_agent`): ``greedy`` or
-    ``greedy-careful``.
-
-    Args:
-        net: an :class:`MLPPolicy` with a value head, trained on ``obs_mode="counts"``
-            (``experiments/train_expit.py``).
-        samples: orders of the unseen cards for the first look.
-        more: orders for a contested decision.
-        budget: positions per solver verdict.
-        top_k: moves examined beside greedy's, the network's best (0: every legal move).
-        margin: how much better the network must rate another move than greedy's for the
-            decision to count as contested at once.
-        hopeless: no search where the value head's chance is below this (0: never).
-        name: the name in tables.
+    While cards are hidden it examines greedy's move and the network's ``top_k`` best (0: all)
+    on ``samples`` orders of the unseen cards, and looks again with ``more`` where the decision
+    is contested (another move beats greedy's, or the network rates one ``margin`` above it);
+    below the value head's ``hopeless`` it plays greedy's move unsearched (proving every sample
+    lost costs the most). ``budget``: positions per solver verdict. Once nothing is hidden, the
+    solver's line. "Greedy" is the heuristic ``net`` (an :class:`MLPPolicy` with a value head,
+    ``obs_mode="counts"``) was trained with: its metadata's ``order`` (:func:`order_agent`).
     """
 
     name = "expit-search"
@@ -225,39 +196,14 @@ def record_games(
 ) -> list[dict[str, Any]]:
     """Expert iteration's self-play: the guided search plays ``deals``, every decision kept.
 
-    At each decision with a choice (not a lone move or a King) the search examines greedy's
-    move and the network's ``top_k`` best (every move in the first round, or with ``top_k``
-    0), counting each until it falls behind the best (``ties=True``), and plays its choice
-    (:func:`candidates`: ties go to greedy's order; or, with chance ``learner``, the network's
-    :func:`favourite`); once nothing is hidden it is the same search on one "sample", the
-    position itself (so it plays the first move in that order that keeps the deal winnable).
-    Each deal's generator is seeded from ``(seed, round_, deal)``, so the games do not depend
-    on chunking or worker count.
-
-    Args:
-        deals: the deal numbers (from ``train``).
-        rules: the rule set.
-        net: the path of the round's :class:`MLPPolicy` (``None`` in the first round).
-        samples: sampled orders per searched decision.
-        budget: positions per solver verdict.
-        seed: the run's seed.
-        round_: the round number.
-        top_k: moves examined per decision beside greedy's, the network's best (0: all).
-        learner: the chance that the network's own favourite is played at a searched
-            decision instead of the search's move (the targets are the search's counts either
-            way): as in DAgger, the network then learns in the positions its own play leads
-            to, not only in the search's.
-        max_steps: the env's step limit.
-        order: the heuristic whose order of the moves the search follows (:func:`order_agent`):
-            it examines that order's favourite first, and ties go to the earlier move.
-
-    Returns:
-        Per deal: ``actions`` played; ``q`` (per step, ``[move, share]`` for each move examined:
-        the share of the samples the solver could still win after it, the Q head's target; a
-        move cut short once it could not reach the best has its count so far; empty where
-        nothing was searched); ``values`` (per step, the share of samples the solver could win:
-        the value head's target; ``None`` where nothing was searched); ``won``; ``searched``
-        decisions while cards were hidden; ``solves``; ``cpu`` seconds.
+    At each decision with a choice the search examines the ``order`` heuristic's move and the
+    network's (``net``, ``None`` in round 0) ``top_k`` best (0: all) on ``samples`` orders, and
+    plays its choice, or with chance ``learner`` the network's favourite (DAgger: the network
+    learns where its own play leads). Seeded from ``(seed, round_, deal)``, so the games do not
+    depend on chunking. Per deal it returns ``actions``; ``q`` (per step, ``[move, share]`` for
+    each move examined, the share of samples winnable after it: the Q head's target); ``values``
+    (per step, the share before: the value head's target; ``None`` where nothing was searched);
+    ``won``, ``searched`` decisions, ``solves`` and ``cpu`` seconds.
     """
     from pyramid_env.engine.state import is_won
     from pyramid_env.env import PyramidEnv

@@ -1,29 +1,13 @@
 """Honest search agents: they read only what a player knows, then search with the solver.
 
-A player knows the pyramid, the cards turned face up so far (``turn.known``; cards removed from
-the stock were face up when they went) and therefore the *set* of cards still unseen, never
-their order. Two agents use that and the exact solver:
-
-- ``scout`` draws through the first pass removing only Kings (a King goes alone, so removing it
-  can never cost a pairing), until every stock card has been seen; from then on the position
-  is fully known and it plays the solver's line. Under unlimited passes (``relaxed``,
-  ``unlimited``) that wins exactly the deals the solver wins; under ``k`` passes it wins what
-  the solver wins with ``k - 1`` passes from the position after the scouting pass.
-- ``pimc`` (perfect-information Monte Carlo, "determinized" search): while some stock cards are
-  unseen, at each decision it deals the unseen cards into the unseen places in ``samples``
-  random orders (from the evaluation's seeded generator) and plays the move that keeps the
-  most of those deals winnable by the solver's verdict; once everything is seen, the solver's
-  line. Work it skips: samples lost whatever it plays; candidates once one is winnable in every
-  sample that can be won (it tries them in the greedy agent's order, so it plays like greedy
-  unless greedy's move loses something); moves a sample's own winning line starts with.
-
-Honesty is by construction: while a card is hidden, the deal is read only by :func:`unseen`
-(the pyramid, and stock places in ``turn.known`` or already removed) and by
-:func:`determinize`, which keeps those and deals the rest at random; the solver's line is
-followed only once nothing is hidden. ``turn.known`` must hold every stock card seen so far,
-as ``PyramidEnv.known_stock()`` and evaluation give it (``Turn.from_state`` defaults to the
-whole stock: the agents are then clairvoyant). Tests show the agents positions whose unseen
-cards were shuffled and check they choose the same moves.
+A player knows the pyramid, the cards turned face up so far (``turn.known``) and so the *set*
+of cards still unseen, never their order. ``scout`` draws through the first pass removing only
+Kings, then plays the solver's line on the now known position; ``pimc`` deals the unseen cards
+into the unseen places in random orders and plays the move that keeps the most of those deals
+winnable (the agents page tells both). Honest by construction: while a card is hidden the deal
+is read only through :func:`unseen` and :func:`determinize`. ``turn.known`` must hold every
+stock card seen so far, as ``PyramidEnv.known_stock()`` and evaluation give it
+(``Turn.from_state`` defaults to the whole stock: the agents are then clairvoyant).
 """
 
 from __future__ import annotations
@@ -37,10 +21,8 @@ from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
-from pyramid_env.engine.state import State, apply, face_up, is_won, legal_ids
+from pyramid_env.engine.state import STOCK_SIZE, State, apply, face_up, is_won, legal_ids
 from pyramid_env.solver import winning_line
-
-STOCK = 24
 
 
 def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
@@ -50,11 +32,10 @@ def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
     pyramid's and those of the stock places that are known or emptied (a removed stock card
     was face up when it went), sorted, so nothing about their order leaks.
     """
-    places = [i for i in range(STOCK) if (s.left >> i) & 1 and not (known >> i) & 1]
+    places = [i for i in range(STOCK_SIZE) if (s.left >> i) & 1 and not (known >> i) & 1]
     shown = set(s.deal.cards[:SLOTS])
-    shown.update(
-        s.deal.cards[SLOTS + i] for i in range(STOCK) if not (s.left >> i) & 1 or (known >> i) & 1
-    )
+    gone_or_known = ~s.left | known
+    shown.update(s.deal.cards[SLOTS + i] for i in range(STOCK_SIZE) if gone_or_known >> i & 1)
     return places, sorted(set(range(52)) - shown)
 
 
@@ -139,21 +120,12 @@ def search(
 ) -> SearchResult:
     """Determinized search over ``candidates`` (in order of preference) from position ``s``.
 
-    ``pimc``'s search, and expert iteration's (:mod:`pyramid_env.agents.expit`). Work it
-    skips: samples lost whatever is played; a move that a sample's own winning line starts
-    with (won there without another solver call).
-
-    Args:
-        s: the position; only its visible part and the set of unseen cards are read.
-        known: the stock places the player has seen (``turn.known``).
-        candidates: the moves to examine, the preferred first (ties go to it).
-        samples: random orders of the unseen cards to deal.
-        budget: positions per solver verdict (one that runs out counts as a loss; ``None``:
-            no limit).
-        rng: the source of the orders.
-        ties: count every candidate until it falls behind the best (``wins + left < best``),
-            so all moves tied at the best are known; else stop as soon as one cannot beat it,
-            and once a candidate keeps every winnable sample (what play needs).
+    ``pimc``'s search, and expert iteration's. Of ``s`` only the visible part (with the stock
+    places ``known``) and the set of unseen cards are read; ``samples`` orders of those are drawn
+    from ``rng``; ``budget`` bounds each verdict (running out counts as a loss). It skips samples
+    lost whatever is played and moves a sample's own winning line starts with. With ``ties``
+    every candidate is counted until it falls behind the best, so all moves tied at the best are
+    known; else it stops once one keeps every winnable sample (what play needs).
     """
     worlds, first = _winnable_samples(s, known, samples, budget, rng)
     solves = samples
@@ -268,14 +240,9 @@ class ScoutAgent:
 class PimcAgent:
     """Determinized search over the unseen stock order, judged by the solver's verdicts.
 
-    Plain determinized search scores a move by the samples the solver can still win after it,
-    and the solver plays each sample's future knowing its whole order: it may answer different
-    samples with different next moves although a player, seeing the same cards in both, could
-    not tell them apart ("strategy fusion"). With ``consistent=True`` the move after the one
-    scored must be the same in every sample the player cannot tell apart (the samples are
-    grouped by the cards the move turns face up, if any); a move then scores, per group, the
-    samples its best common follow-up keeps winnable. That removes the fusion of one decision
-    for several times the verdicts.
+    With ``consistent=True`` the move after the one scored must be the same in every sample a
+    player cannot tell apart (grouped by the cards the move turns face up), which removes the
+    "strategy fusion" of one decision for several times the verdicts (the results page).
 
     Args:
         samples: orders of the unseen cards drawn per decision.
@@ -327,7 +294,7 @@ class PimcAgent:
                     continue  # lost after this move whatever comes next
                 # What the player sees after the move: the cards at newly face-up places.
                 up = face_up(child) & ~known
-                seen = tuple(child.deal.cards[SLOTS + i] for i in range(STOCK) if up >> i & 1)
+                seen = tuple(child.deal.cards[SLOTS + i] for i in range(STOCK_SIZE) if up >> i & 1)
                 groups.setdefault(seen, []).append(child)
             if sum(map(len, groups.values())) <= best_wins:
                 continue  # cannot beat the best even if every follow-up wins

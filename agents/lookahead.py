@@ -1,23 +1,12 @@
 """Lookahead agents for free-stock rules: a short search over what every player can know.
 
-Under ``relaxed`` and ``unlimited`` (unlimited passes, one card a draw, only the waste top in
-play) any live stock card can be brought to the waste top by drawing and recycling, which
-change nothing else. For winning, a position is then just the pyramid and the number of live
-stock cards of each rank, and both are public: the pyramid lies face up, and the stock holds
-the 52 cards less the pyramid's and those already removed. So these agents search that
-abstract game, never the stock order (they play fair with ``observe_stock="seen"``; a test
-checks that the stock order does not change their moves).
-
-An abstract move removes a King, a pair of pyramid cards (exposed, or a card with its last
-coverer where the rules allow), or a pyramid card with a stock card of the partner rank.
-:class:`LookaheadAgent` searches ``depth`` abstract moves ahead and scores the positions it
-reaches: ``-inf`` if the solver's pruning test calls them hopeless (some pyramid card can never
-meet a partner, or a rank class runs short; an exact test, not a guess), else a leaf value. The
-leaf value is the negated removal bound (``lookahead``, a hand-made baseline) or a learned
-value network (``value-relaxed``, trained by ``experiments/train_value.py`` on the solver's
-won/lost labels of such positions). It then plays the first move of its best line: the King or
-the pyramid pair at once; for a stock card of rank q, the pair with the waste top if it has
-rank q, else a draw (or recycle) towards one.
+Under ``relaxed`` and ``unlimited`` any live stock card can be brought to the waste top by
+drawing and recycling, so for winning a position is just the pyramid and the count of live stock
+cards per rank, both public. :class:`LookaheadAgent` searches ``depth`` moves of that abstract
+game (a King, a pyramid pair, a pyramid card with a stock card of the partner rank), drops lines
+the solver's exact pruning test calls hopeless, scores the rest by the removal bound
+(``lookahead``) or a learned value network (``value-relaxed``), and plays its best line's first
+move, drawing towards the stock card it wants. It never reads the stock order (a test checks).
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Trained policies as agents, and the shipped (numpy) form of a trained policy.
 
-:class:`PolicyAgent` wraps anything that gives action logits for an observation: a
-Stable-Baselines3 / sb3-contrib model (``PPO``, ``MaskablePPO``, ...), an RLlib ``RLModule``
-(new API stack; ``pyramid_env.agents.rllib.load_rllib_agent`` restores one from a checkpoint),
-a torch module, any callable on the env's observation (dict forms included), or an
-:class:`MLPPolicy`. It always applies the mask itself: an unmasked ``predict`` (sb3-contrib's
-``MaskablePPO.predict`` without ``action_masks=``) picks illegal actions, and a policy trained
-without masks has no notion of them. Sampling (with ``deterministic=False``) uses the
-evaluation's seeded generator, not torch's global one, so a stochastic policy gives the same
-episodes on every run too.
-
-:class:`MLPPolicy` is how learned agents ship: the weights of the policy network as numpy
-arrays in one ``.npz`` file with its metadata (rules, observation form, training run). It runs
-without torch (the benchmark needs only numpy), and a test checks it picks the same actions as
-the torch model it came from.
+:class:`PolicyAgent` wraps anything that gives action logits for an observation (an SB3 model,
+an RLlib ``RLModule``, a torch module, any callable, an :class:`MLPPolicy`), always applies the
+mask itself (an unmasked ``predict`` picks illegal actions) and samples from the evaluation's
+seeded generator, so a stochastic policy gives the same episodes on every run.
+:class:`MLPPolicy` is how learned agents ship: the policy network's weights as numpy arrays in
+one ``.npz`` with its metadata, run without torch (a test checks it acts as the torch model).
 """
 
 from __future__ import annotations
@@ -165,19 +157,13 @@ class PolicyAgent:
     """A trained policy as an agent; the mask is always applied.
 
     Args:
-        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, an RLlib ``RLModule``
-            (its ``forward_inference`` on ``{"obs": batch of one}``, its
-            ``action_dist_inputs`` as the logits), a torch module (called on a batch of one:
-            a float tensor, or a dict of them for dict observations), or any other callable
-            mapping one observation, exactly as the env gives it, to 327 logits (numpy, a list
-            or a tensor). So a policy that reads dict observations (RLlib's
-            ``{"observations", "action_mask"}``) evaluates as ``PolicyAgent(fn,
-            obs_mode="rllib")`` with no agent class of its own.
+        policy: an SB3 / sb3-contrib model, an :class:`MLPPolicy`, an RLlib ``RLModule``, a
+            torch module (called on a batch of one), or any callable mapping one observation,
+            as the env gives it, to 327 logits (numpy, a list or a tensor).
         name: the name shown in tables.
         obs_mode: the observation form the policy was trained on (evaluation builds the env
-            with it); an ``MLPPolicy`` brings its own from its metadata, and its
-            ``observe_stock`` too (a policy trained seeing the stock order plays seeing it).
-            An RLModule whose observation space is the ``"rllib"`` form defaults to it.
+            with it); an ``MLPPolicy`` brings its own, and its ``observe_stock``; an RLModule
+            whose observation space is the ``"rllib"`` form defaults to it.
         deterministic: play the most likely legal action (default), else sample from the
             masked distribution with the evaluation's generator.
     """

@@ -1,26 +1,12 @@
 """RLlib (new API stack) for Pyramid Solitaire: a masked PPO module, metrics, evaluation.
 
-Needs the ``rllib`` extra (``ray[rllib]`` and torch); importing this module imports RLlib, which
-is why :mod:`pyramid_env.agents` does not import it. What it gives:
-
-- :class:`MaskedPPOTorchRLModule`: RLlib's default PPO module for the env's ``obs_mode="rllib"``
-  observations (``{"observations", "action_mask"}``): the networks read ``"observations"`` and
-  the mask sets illegal actions' logits to the float minimum, in every forward pass, so PPO
-  neither samples nor learns from an illegal action. RLlib's own example
-  (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``) does the same but derives from
-  the deprecated ``PPOTorchRLModule`` and lives under ``examples``, which is no API.
-- :class:`PyramidMetricsCallback`: the share of training episodes won (``win_rate``) and the
-  pyramid cards left (``pyramid_left``) in RLlib's results, beside the episode return.
-- :func:`load_rllib_agent`: a trained module from an RLlib checkpoint as a
-  :class:`~pyramid_env.agents.PolicyAgent`, so it is scored like every other agent::
-
-      from pyramid_env import evaluate
-      from pyramid_env.agents.rllib import load_rllib_agent
-
-      report = evaluate(load_rllib_agent("runs/.../checkpoint"), "msc", "val[:300]", workers=2)
-
-  The agent holds the checkpoint's path and restores the module once per process (so it
-  pickles to ``evaluate``'s worker processes as a path, not as a torch module).
+Needs the ``rllib`` extra; importing it imports RLlib, which is why :mod:`pyramid_env.agents`
+does not. :class:`MaskedPPOTorchRLModule` is RLlib's default PPO module on the env's
+``obs_mode="rllib"`` observations with illegal actions' logits masked in every forward pass
+(RLlib's own masking example derives from a deprecated class and is no API);
+:class:`PyramidMetricsCallback` adds ``win_rate`` and ``pyramid_left`` to RLlib's results;
+:func:`load_rllib_agent` makes a checkpoint an agent ``evaluate`` scores like any other (the
+training page shows all three).
 """
 
 from __future__ import annotations
@@ -247,18 +233,10 @@ def load_rllib_agent(
     and again in each worker process evaluation starts. It reads ``obs_mode="rllib"``
     observations; its own mask is applied and :class:`PolicyAgent` masks again.
 
-    Args:
-        checkpoint: an Algorithm checkpoint folder (``algo.save_to_path()``), a training
-            run's folder, or a (Multi) RLModule's; see :func:`module_folder`.
-        name: the name shown in tables.
-        module_id: the module to play (``"default_policy"`` for single-agent training).
-        observe_stock: the stock view to play with; by default the one in the checkpoint's
-            ``pyramid_env.json`` (written by ``experiments/train_rllib.py``), else
-            ``evaluate``'s own argument.
-        deterministic: the most likely legal action (default), else sample from the mask.
-
-    Raises:
-        PyramidError: no module checkpoint under ``checkpoint``.
+    ``checkpoint``: an Algorithm checkpoint folder, a training run's, or a (Multi) RLModule's
+    (:func:`module_folder`); ``module_id`` the module to play; ``observe_stock`` by default the
+    checkpoint's ``pyramid_env.json`` (``experiments/train_rllib.py``), else ``evaluate``'s.
+    Raises ``PyramidError`` when there is no module checkpoint under ``checkpoint``.
     """
     folder = module_folder(checkpoint, module_id)
     meta: dict[str, Any] = {}

@@ -2,19 +2,8 @@
 
     python -m experiments.bench_search --rules msc two-pass --seeds "val[:40]" --samples 16
 
-Plays ``pimc`` in one process on each rule set's deals and prints, per rule set, the CPU time
-per deal and a fingerprint of the games (deal, outcome, moves and cards left of each, hashed),
-as JSON. The fingerprint says whether two versions of the code play the same games; the time,
-what they cost. This machine is noisy: time two checkouts against each other run by run (the
-same command in each) and quote the ratio of the pairs, not two absolute times.
-
-``--profile`` also times each of the solver's verdicts the search asks for (the calls of
-``winning_line`` in :mod:`pyramid_env.agents.honest`) and says how they share the CPU: their
-part of the whole, and the part of the largest 1% and 5% of them. Where a few hard verdicts
-take most of it, spending fewer samples on some decisions saves less than their count says.
-It also splits them by kind (a sampled order's own verdict, or the position after a candidate
-move in it) and outcome (won, lost, or out of budget: counted lost), with the positions each
-cost: what a search that shares work between verdicts, or a smaller budget, could save.
+Prints CPU per deal and a fingerprint of the games, to compare two versions of the code
+(the method: docs/experiments.md).
 """
 
 from __future__ import annotations

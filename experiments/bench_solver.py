@@ -4,15 +4,8 @@
     python -m experiments.bench_solver --shortest --time-limit 60   # compiled A* (fast extra)
     python -m experiments.bench_solver --shortest --decks 30 --pure-python   # the reference
 
-The decks and lengths (``tests/fixtures/msc-1500``, from mchung94/pyramid-solver, MIT) were
-computed by a plain breadth-first search under the Microsoft Solitaire Collection rules, our
-``msc`` preset. Verdict mode must agree on every deck (998 win, 502 loss); shortest mode on every
-length. Prints agreement and time per deck (total, median, mean, p99, max, decks over 5 s), and
-writes ``bench_solver.json`` and a per-deck CSV to ``--out``.
-
-The reference Java A* solver (mchung94/solitaire-player) is not built here; its figures on this
-kind of machine, as quoted in our issue 3 (median about 150 ms, mean about 0.7 s per deck, so
-about 1,050 s for the 1,500 decks), are printed beside ours as ratios.
+Checks the solver's verdicts and shortest lengths against a public solver's and times them
+(the method: docs/experiments.md).
 """
 
 from __future__ import annotations

@@ -2,41 +2,8 @@
 
     python -m experiments.expit_errors runs/expit_msc__*/best.npz --seeds "val[:100]"
 
-On deals it never trained on (``--seeds``, val by default):
-
-1. **Agreement**: the search that made the training data (``record_games`` without a network:
-   every move examined, ties to the order the network was trained with, ``greedy`` or
-   ``greedy-careful``: "greedy" below) plays the deals; at each of its decisions the
-   network's favourite is compared with the search's move, apart while cards are hidden and
-   once the whole stock is known.
-2. **Fatal moves**: the network plays the deals alone; on each deal the solver can win, the
-   first move after which it no longer can (the solver, clairvoyant, is the judge here, for
-   the analysis only; :func:`pyramid_env.lab.fatal.first_fatal`) is counted by phase and
-   kind (draw or removal).
-3. **Where the search parts from greedy**, from the same games: at each decision while cards
-   are hidden where the search's move is not greedy's, greedy's move is a *blunder* if it keeps
-   at most half the samples the position keeps winnable, else *marginal*; and for each
-   ``--margins`` value, the share of hidden decisions at which the network rates another move
-   that much above greedy's (``ExpitSearchAgent``'s cue to look closer: its cost) and the
-   share of blunders and of marginal departures among them (what that cue catches).
-   A blunder shows in at least half the samples, so a few samples find it; a marginal
-   departure only in a few of many, which is what a cue from the network would have to
-   point at.
-4. **What the rest of the curve is worth** (``--recheck N``): each of those hidden decisions
-   searched again with ``N`` orders (every move counted, a generator of its own per decision):
-   the decisions where the heuristic's move keeps fewer of them than the best, with the
-   *gain*, the share of the ``N`` orders the best move keeps more (summed over decisions, the
-   deals' worth of winnable orders a search that finds them adds along these games); split
-   into *large* gains (at least ``LARGE`` of the orders: what a first look with a few samples
-   finds) and *small*, each with the kinds of move they change (``PAIR->DRAW``: the heuristic
-   pairs, the best move draws) and the number where the heuristic's move keeps none of the
-   orders and the best keeps all (``certain``: whatever the unseen cards' order, as far as the
-   samples show, so what is known decides it); and per
-   margin, the small departures and the gain the network's cue flags, with how well its gap
-   ranks the small departures above the decisions without one (the area under the ROC curve:
-   0.5 is chance, 1 a perfect cue).
-
-Prints one JSON line per network (and with ``--out``, writes each to that file as it finishes).
+Says where the network alone falls short of the search it learned from, to see what more
+training or a search could fix (the method: docs/experiments.md).
 """
 
 from __future__ import annotations

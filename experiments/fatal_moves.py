@@ -2,24 +2,8 @@
 
     python -m experiments.fatal_moves --rules msc --agents greedy greedy-careful --seeds "val[:500]"
 
-For each agent and each deal of ``--seeds`` the solver can win, the agent plays until its
-first move after which the solver can no longer win (the solver is clairvoyant: it is the
-judge here, for the analysis only; the agents play as they always do). That move is counted
-by:
-
-- **phase**: ``hidden`` (some live stock card not yet seen) or ``known``;
-- **kind**: a draw or recycle, a removal of pyramid cards only, or one that uses a stock or
-  waste card;
-- **what it spoils**: ``pyramid`` if the position after it is lost even with a free stock
-  (any live stock card of a rank to be had at any moment: the pyramid and the count of each
-  rank decide, so a player sees it without the stock order), else ``order`` (lost only
-  through where the stock cards lie and when they come).
-
-A ``pyramid`` loss is one that a test on the pyramid and the counts could have warned of: how
-many of them an agent makes says how much its play can gain from such tests (greedy-careful's
-two tests are of that kind); ``order`` losses need the stock order, so search, or, while cards
-are hidden, a guess at it. Prints one table (Markdown) and writes ``fatal_moves.csv`` to
-``--out``.
+Counts each agent's first fatal move by phase, kind and whether the pyramid alone decides it,
+which says what tests without search could still gain (the method: docs/experiments.md).
 """
 
 from __future__ import annotations

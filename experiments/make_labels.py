@@ -4,18 +4,8 @@
     python -m experiments.make_labels --rules relaxed --shortest-limit 120 --workers 1
     python -m experiments.make_labels --backend ray --address auto     # on a Ray cluster
 
-One CSV per preset in ``pyramid_env/labels/`` (shipped with the package, read by
-``pyramid_env.seeds.labels``): ``deal, verdict, steps, shortest``. ``verdict`` is ``win``,
-``loss`` or ``unknown`` (the verdict search ran out of ``--time-limit``); ``steps`` is the length
-of the winning line found; ``shortest`` is filled only when ``--shortest-limit`` is given and
-the shortest search finished within it (the shipped files have it for every winnable deal:
-about 20 minutes a preset on one process with the compiled search, the ``fast`` extra).
-
-Deals go out in chunks to ``--workers`` processes (``--backend local``) or Ray tasks
-(``--backend ray``, ``--address`` for a cluster); each finished chunk is written at once to
-``--chunks/<preset>/`` (kept until every preset's file is written), so a stopped run goes on
-with ``--resume`` and loses none. Each deal is
-solved on its own, so the files do not depend on the backend, the workers or the chunking.
+The shipped labels let evaluation normalise by the solver without solving again; chunked
+and resumable (the method: docs/experiments.md).
 """
 
 from __future__ import annotations

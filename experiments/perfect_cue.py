@@ -3,22 +3,8 @@
     python -m experiments.perfect_cue --rules msc --seeds "test[:1000]" --cue 128 \
         --samples 32 16 8 0 --pimc 32
 
-The guided search (``expit-search``) spends its samples where the network says a decision is
-contested; the network's cue picks those decisions out barely better than chance
-(``expit_errors.py --recheck``). This measures the other end: an agent whose cue is perfect.
-At each decision while cards are hidden (a choice, not a lone move or a King) a search with
-``--cue`` orders of the unseen cards (the cue, honest but expensive) says whether any move
-keeps more orders winnable than the heuristic's (``greedy-careful``); where none does, the
-agent plays the heuristic's move; where one does, it plays what ``pimc``'s search with
-``--samples`` orders chooses (the heuristic's order first; ``pimc`` itself follows greedy's),
-or with 0 samples the cue's own move: a player that had learned the large search's moves in
-the hidden phase. Once nothing is hidden, the solver's line. The cue's CPU is measured apart
-and left out of the agent's: what remains is what a search guided by a perfect, free cue
-costs, against ``pimc``'s CPU with ``--pimc`` samples at every decision, played in the same
-run so that the ratio is of one run. Each row also gives the CPU of the searches at the
-flagged decisions alone.
-
-Writes ``results/perfect_cue/<rules>.json`` (one row per agent) and prints each row.
+Bounds what a better cue for the guided search could save (the method:
+docs/experiments.md).
 """
 
 from __future__ import annotations

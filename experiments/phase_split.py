@@ -4,27 +4,8 @@
     python -m experiments.phase_split --rules msc --then bc-msc bc-ppo-msc expit-msc \
         --out results/phase_split/networks
 
-Under limited passes a game has two phases. While stock cards are unseen (the first pass) a
-player decides under hidden information; once every live stock card has been seen, nothing
-is hidden and the rest is a deterministic puzzle, which the exact solver plays perfectly. An
-honest agent can be split at that point. This script plays honest agents built from two
-parts each, greedy (or ``greedy-careful``) or a determinized search (``pimc``) while cards
-are hidden, then greedy (or ``greedy-careful``) or the solver's line once all is seen:
-
-- ``greedy`` (greedy / greedy) and ``pimc`` (pimc / solver): the shipped agents;
-- ``greedy, then solver``: greedy's first pass, perfect play after it;
-- ``pimc, then greedy``: the search's first pass, greedy after it;
-- the same three splits with ``greedy-careful`` (greedy that never makes a move two tests
-  without search show loses) in greedy's place: ``greedy-careful``, ``greedy-careful, then
-  solver``, ``pimc, then careful``;
-- with ``--then NAME ...``, ``greedy, then NAME`` for each agent named (a policy network, say):
-  how well it plays the fully known endgame after greedy's first pass, against the solver's
-  ``greedy, then solver``.
-
-A network alone (no search, no solver) has to play both phases, so the table says what it
-must learn: how much the first pass's play is worth with greedy's endgame after it, how much
-perfect endgame play is worth after greedy's first pass, and how much the two are worth
-together. Writes ``results/phase_split/phase_split.csv`` and prints the table.
+Plays agents made of two parts, one per phase, to say what a network alone must learn (the
+method: docs/experiments.md).
 """
 
 from __future__ import annotations

@@ -3,28 +3,8 @@
     python -m experiments.train_bc --config configs/bc_relaxed.toml
     python -m experiments.train_bc --demo-deals 200 --epochs 1 --dagger-rounds 0 --finetune 0
 
-1. Demonstrations: on the first ``demos.deals`` deals of the ``train`` set, the expert
-   (``demos.expert``: ``solver-greedy`` by default, the greedy agent's favourite move among those
-   that keep the deal winnable; or ``solver``, the solver's own line) plays through the env;
-   every step gives (observation, mask, expert action). The learner sees the stock as a player
-   does (``observe_stock``); the expert sees it all, so the learner can only approximate it.
-   Lost deals give no demonstration. With ``demos.phase = "known"`` only the fully known
-   endgame is learned: greedy plays until every live stock card has been seen (as in
-   ``experiments.phase_split``), the expert and the learner after, and the learner is
-   measured as ``greedy, then <learner>``; there the expert's moves depend on nothing hidden.
-2. Behaviour cloning: the PPO policy network's shape (``bc.net_arch``, tanh), trained by
-   cross-entropy over the legal actions only (illegal logits masked out).
-3. DAgger (``dagger.rounds``): the learner plays ``dagger.deals`` more train deals; each state
-   it reaches that can still be won is labelled with the expert's move from there; retrain on
-   everything.
-4. Fine-tune (``finetune.total_timesteps`` > 0): PPO as ``experiments.train_ppo`` trains
-   (:func:`pyramid_env.lab.ppo.train`) from the BC weights, with the PPO config named in
-   ``finetune.config``.
-
-The run folder ``runs/<env_id>__<exp_name>__<seed>__<time>/`` holds ``bc.npz`` (the BC policy),
-``eval.csv`` (val win rate after BC and each DAgger round), ``metrics.json`` and, with
-fine-tuning, the PPO run's own folder. ``--ship NAME`` copies ``bc.npz`` to
-``agents/trained/NAME.npz`` (and ``--ship-finetuned NAME`` the fine-tuned best).
+Imitation gives the policy a start PPO alone does not find (the method:
+docs/experiments.md).
 """
 
 from __future__ import annotations

@@ -5,43 +5,8 @@ r"""Expert iteration: a Q-and-value network learns from honest search it then gu
     python -m experiments.train_expit --set rounds.count=1 --set rounds.first_deals=20 \\
         --set eval.seeds='"val[:10]"'                                    # a smoke run
 
-Each round:
-
-1. **Search** (``pyramid_env.agents.expit.record_games``): the honest determinized search plays
-   ``train`` deals it has not played before (``rounds.first_deals`` in round 0, then
-   ``rounds.deals``), on ``workers`` processes. It samples the unseen cards (``search.samples``
-   orders per decision) and counts, for each move it examines, the samples the solver can
-   still win after it: every legal move in round 0, the network's ``search.top_k`` best after
-   (0: all). Ties go to the order of ``search.order``, a heuristic (``greedy``, the default, or
-   ``greedy-careful``), which the network alone also starts from. From round 1 the network's
-   own favourite is played instead with chance ``search.learner`` (DAgger's remedy for a
-   learner that strays where its teacher never goes). Once the whole stock has been seen the
-   same search runs on the one deal left. Each decision keeps every examined move's share of
-   winnable samples (the Q head's targets) and the position's share (the value head's).
-2. **Learn**: one network, ``net.hidden`` ReLU layers and two heads (327 move outputs, one
-   position output), on the ``"counts"`` observation (what a player sees, plus how many cards
-   of each rank are unseen and the recycles left). Loss: binary cross-entropy of each counted
-   move's output against its share, plus ``train.value_weight`` times the same for the value
-   head. With ``train.augment`` each position's ranks are relabelled at random in a way that
-   keeps the game (:func:`rank_maps`: 46,080 relabellings, all with the same counts); the
-   network sees each position in a new one each epoch. ``train.epochs`` passes over all the
-   data so far, continuing from the last round's weights (AdamW, 1 torch thread: the network
-   is small).
-3. **Measure**: the network alone (``ExpitPolicyAgent``: no search; greedy's favourite among
-   the moves whose Q is within ``policy.delta`` of the best) on ``eval.seeds`` (never
-   ``test``).
-
-The next round's search is guided by the new network. At the end the round with the best
-validation win rate, with the ``policy.delta_grid`` value that wins most on ``eval.seeds``,
-is ``best.npz``; the search agent (``pyramid_env.agents.expit.
-ExpitSearchAgent``: the network picks the candidates and skips the search where it is sure)
-is measured on ``eval.seeds`` for every combination of the ``[agent]`` settings (a list tries
-each value), and the one that wins most within ``agent_cpu_cap`` seconds of CPU per deal (the
-cheapest if none is) is saved as ``best-search.npz``; ``agent_grid.csv`` has them all.
-``--ship NAME`` / ``--ship-search NAME`` copy them to ``agents/trained/``. The run folder
-``runs/<exp_name>__<seed>__<time>/`` holds ``config.json``, ``eval.csv`` (one row per round),
-``metrics.json``, TensorBoard events and the per-round networks. Everything is seeded: the
-games by (seed, round, deal), torch by seed.
+Each round the search plays, the network learns its counts, and the next round's search
+follows the network (the method: docs/experiments.md).
 """
 
 from __future__ import annotations

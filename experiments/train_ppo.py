@@ -4,16 +4,8 @@
     python -m experiments.train_ppo --config configs/ppo_relaxed.toml --total-timesteps 20000 \
         --set ppo.learning_rate=1e-4 --set seed=2
 
-CleanRL-shaped (``main(argv)`` importable), on sb3-contrib's MaskablePPO; the loop is
-:func:`pyramid_env.lab.ppo.train`, which ``experiments.train_bc`` fine-tunes with too. Training
-deals come from the ``train`` seed set only; every ``eval.every`` steps the policy is exported
-to an :class:`~pyramid_env.agents.MLPPolicy` and evaluated (deterministic, masked) on
-``eval.seeds`` with :func:`pyramid_env.evaluate`: the figures the benchmark will report. The run
-folder ``runs/<env_id>__<exp_name>__<seed>__<time>/`` holds the resolved config, TensorBoard
-logs (``tensorboard --logdir runs``), ``eval.csv``, the best policy (``best.npz``, by val win
-rate), the SB3 model saved at every evaluation and at the end (``model.zip``, for
-``MaskablePPO.load``) and ``metrics.json``. ``--ship NAME`` copies ``best.npz`` to
-``agents/trained/NAME.npz``, where the benchmark finds it.
+The project's PPO baseline, on the train deals only, scored as the benchmark scores (the
+method: docs/experiments.md).
 """
 
 from __future__ import annotations

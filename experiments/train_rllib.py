@@ -4,27 +4,8 @@
     python -m experiments.train_rllib --config configs/rllib_msc.toml --total-timesteps 4000 \
         --set eval.seeds='"val[:20]"' --set ppo.lr=1e-4 --seed 2
 
-The ``rllib`` extra (``ray[rllib]``, torch). Shaped like ``train_ppo.py`` (one file,
-``main(argv)`` importable, returning the metrics), on RLlib's PPO with its new API stack
-(RLModule, Learner, EnvRunner): the env is :class:`~pyramid_env.env.PyramidEnv` with
-``obs_mode="rllib"``, dealing from the ``train`` seed set only, built by RLlib in its EnvRunner
-processes from the class and ``env_config`` (they need no ``import pyramid_env`` of their own);
-the policy is :class:`~pyramid_env.agents.rllib.MaskedPPOTorchRLModule`, which masks illegal
-actions in every forward pass.
-
-Config tables go to RLlib under its own names: ``[ppo]`` to ``PPOConfig.training()``,
-``[model]`` to the module's ``model_config``, ``[env_runners]`` to ``.env_runners()``, ``[ray]``
-to ``ray.init`` (started here unless Ray is already running, and shut down at the end).
-
-Every ``eval.every`` steps (0: once, at the end) the algorithm is saved and the saved module is
-evaluated (deterministic, masked) on ``eval.seeds`` through
-:func:`~pyramid_env.agents.rllib.load_rllib_agent` and :func:`pyramid_env.evaluate`, the figures
-the benchmark reports, beside greedy's on the same deals. The run folder
-``runs/<exp_name>__<seed>__<time>/`` holds the resolved config, TensorBoard logs
-(``tensorboard --logdir runs``: training return, win rate and losses per iteration, the val
-figures per evaluation), the last RLlib checkpoint (``checkpoint/``, for
-``Algorithm.from_checkpoint`` or ``load_rllib_agent``), the best by val win rate (``best/``),
-``eval.csv`` and ``metrics.json``.
+The same training on RLlib, to show the env works there (the method:
+docs/experiments.md).
 """
 
 from __future__ import annotations

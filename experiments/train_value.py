@@ -3,17 +3,8 @@
     python -m experiments.train_value --config configs/value_relaxed.toml --ship value-relaxed
     python -m experiments.train_value --deals 200 --epochs 1 --out runs/value-tiny   # a smoke run
 
-The network maps an abstract position (the pyramid, and the live stock cards per rank: see
-``pyramid_env.agents.lookahead``) to the logit of "still winnable". Data: on ``--deals``
-training deals (the ``train`` seed set), walk the abstract game; at every position visited,
-every abstract move's result is one example, labelled exactly by the free-stock solver
-(``pyramid_env.solver.free_stock_oracle``); the walk then takes a move that keeps the deal
-winnable with probability ``--p-good``, else a random one, so that both won and lost positions
-near the edge are seen. Then binary cross-entropy, Adam, ``--epochs`` passes with the learning
-rate halved every epoch after the third, 1 torch thread. The run folder gets ``config.json``,
-``metrics.json`` (accuracy on held-out examples, and the agent's val evaluation) and
-``value.npz`` (numpy weights: the agent runs without torch); ``--ship NAME`` also copies it to
-the package's shipped agents as float16.
+The network scores the leaves of the lookahead agent's two-move search (the method:
+docs/experiments.md).
 """
 
 from __future__ import annotations

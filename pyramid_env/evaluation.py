@@ -1,20 +1,10 @@
 """Evaluate an agent on fixed deals: one call, the same numbers on every run.
 
-    from pyramid_env import evaluate
-    report = evaluate("greedy", rules="relaxed", seeds="test[:1000]")
-    report.summary()["win_rate"], report.summary()["solver_normalised"]
-
-Every deal is played through :class:`~pyramid_env.env.PyramidEnv` (so the figures are what the
-env gives any user), from ``reset(options={"deal": n})``, with the agent's random generator
-seeded from ``(seed, n)``: a deal's episode depends only on the agent, the deal and ``seed``,
-never on the order of the deals or on which process played it, so ``workers=2`` gives exactly
-the numbers of ``workers=1`` (a test checks it).
-
-The solver-normalised win rate is the share of the deals the solver can win (it sees the stock
-order) that the agent wins. Deals of the ``val`` and ``test`` sets take the solver's verdict from
-the shipped labels (``pyramid_env.seeds.labels``); other deals, or rules that are no preset, are
-solved on the spot. An agent that wins a deal the solver calls lost would expose a bug in one of
-them: evaluation raises rather than report it.
+Every deal is played through :class:`~pyramid_env.env.PyramidEnv` with the agent's generator
+seeded from ``(seed, deal)``, so a deal's episode never depends on the order of the deals or on
+the process that played it. The solver-normalised win rate is the share of the deals the solver
+can win that the agent wins, the verdicts coming from the shipped labels or solved on the spot;
+an agent winning a deal the solver calls lost is a bug, and raises. The evaluation page has more.
 """
 
 from __future__ import annotations
@@ -289,46 +279,18 @@ def evaluate(
     store: str | Path | None = None,
     resume: bool = False,
 ) -> Report:
-    """Play ``agent`` on every deal of ``seeds`` and report per-deal outcomes and a summary.
+    """Play ``agent`` on every deal of ``seeds``; a :class:`Report` of outcomes and a summary.
 
-    Args:
-        agent: an :class:`~pyramid_env.agents.Agent`, or a name for ``make_agent``.
-        rules: preset name or ``Rules``.
-        seeds: deal numbers: a seed-set spec (``"test"``, ``"test[:1000]"``, ``"0-99"``) or
-            numbers.
-        observe_stock: ``"seen"`` or ``"full"``, as in the env; an agent's own
-            ``env_kwargs`` override it (a policy trained seeing the stock plays seeing it),
-            and the oracles see all regardless (the report says ``"clairvoyant"``).
-        max_steps: the env's step limit per deal.
-        seed: the agent's random seed (combined with each deal number).
-        workers: processes to spread the deals over (the agent is pickled to each); each
-            runs its BLAS and torch on ``cpu_count // workers`` threads. With
-            ``backend="ray"``, the CPUs of the local Ray instance.
-        progress: show a progress bar (needs tqdm, the ``bench`` extra).
-        solver_time_limit: seconds per deal when a solver verdict must be computed.
-        replays: keep the games of these deals (``True``: of every deal) as
-            :class:`~pyramid_env.replay.Replay` records in ``Report.replays``, to watch with
-            ``pyramid-env replay`` or :func:`~pyramid_env.replay.write_html`. They cost one
-            checked replay of the moves each; the outcomes are the same either way.
-        backend: ``"local"`` (this machine's processes) or ``"ray"`` (Ray tasks: the ``ray``
-            extra); see :mod:`pyramid_env.sweep`. The figures do not depend on it.
-        address: a Ray cluster's address (``"auto"``, ``"ray://host:10001"``) for
-            ``backend="ray"``; default a local Ray instance of ``workers`` CPUs.
-        chunk_size: deals per task; default up to 50, fewer when there are few deals.
-        store: a folder where each finished chunk of episodes is written at once, so a run
-            that is killed keeps them (see ``resume``).
-        resume: take the episodes already in ``store`` (from a run of the same agent, rules,
-            env options and seed) and play only the other deals. A store knows the agent by
-            its name, class and settings (:func:`~pyramid_env.agents.base.agent_config`: its
-            numbers and strings, a digest of its network's weights), so a store of another
-            ``samples`` or of other weights under the same name is refused, not mixed in.
-
-    Returns:
-        A :class:`Report`.
-
-    Raises:
-        PyramidError: a bad argument (agent, rules, seeds, env option, workers...), before any
-            deal is played; ValueError: the agent chose an illegal action.
+    ``agent`` is an :class:`~pyramid_env.agents.Agent` or a ``make_agent`` name; ``rules``,
+    ``observe_stock`` and ``max_steps`` are the env's (an agent's own ``env_kwargs`` win; the
+    oracles see all); ``seeds`` a seed-set spec (``"test[:1000]"``, ``"0-99"``) or numbers;
+    ``seed`` the agent's, combined with each deal number. ``workers``, ``backend`` (``"local"``
+    or ``"ray"``), ``address``, ``chunk_size``, ``store`` and ``resume`` say where the deals run
+    and where finished chunks are kept (the scaling page); the figures do not depend on them.
+    ``replays`` keeps the games of these deals (``True``: all) as
+    :class:`~pyramid_env.replay.Replay` records; ``solver_time_limit`` bounds each verdict
+    solved on the spot; ``progress`` shows a bar (tqdm, the ``bench`` extra). A bad argument is
+    a ``PyramidError`` before any deal is played; an illegal action a ``ValueError``.
     """
     start = time.perf_counter()
     if isinstance(agent, str):

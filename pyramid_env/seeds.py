@@ -1,22 +1,12 @@
 """Fixed seed sets (disjoint ranges of deal numbers) and the solver's labels for them.
 
-=========  ========================  =========================================================
-set        deal numbers              use
-=========  ========================  =========================================================
-``test``   0 .. 1,999                report results (``pyramid-env benchmark`` takes the first
-                                     1,000 by default)
-``val``    2,000 .. 2,999            choose hyperparameters and checkpoints
-``train``  1,000,000 .. 2**63 - 1    train (``PyramidEnv(deals="train")`` draws from it)
-=========  ========================  =========================================================
-
-Deal numbers mean the same cards forever (``pyramid_env.engine.deal``), so a seed set is the
-same deals on every machine and version. The gap 3,000 .. 999,999 is kept free for future sets.
-
-Labels: for every deal of ``val`` and ``test`` and every preset, the solver's verdict (it knows
-the stock order), the length of the line it found and, where the shortest search finished in its
-time limit, the shortest length. They ship in ``pyramid_env/labels/<preset>.csv``, written by
-``experiments/make_labels.py``; evaluation reads them to normalise win rates by what the solver
-can win without solving again.
+``test`` is deals 0..1,999 (to report results; the benchmark takes the first 1,000), ``val``
+2,000..2,999 (to choose hyperparameters and checkpoints), ``train`` 1,000,000..2**63-1
+(``PyramidEnv(deals="train")``); 3,000..999,999 is kept free for future sets. Deal numbers mean
+the same cards forever, so a set is the same deals on every machine and version. The labels, for
+every ``val`` and ``test`` deal under every preset: the solver's verdict, its line's length and
+the shortest length where found in time (``pyramid_env/labels/<preset>.csv``, written by
+``experiments/make_labels.py``), so that evaluation need not solve them again.
 """
 
 from __future__ import annotations

@@ -1,26 +1,12 @@
 """Sweeps over deals: the work in chunks, on local processes or on Ray, kept as it finishes.
 
-For example::
-
-    from pyramid_env.sweep import sweep
-    rows = sweep(solve_chunk, range(1_000_000), backend="ray", workers=8,
-                 store="results/run", settings={"rules": "msc"})
-
 Every sweep of the project (:func:`~pyramid_env.evaluate`, the benchmark, winnability, labels)
-is a function of a list of deals that returns one JSON-able result per deal, each depending
-only on its deal. So the deals can be cut into chunks and played anywhere, in any order:
-
-- ``backend="local"``: ``workers`` processes of this machine (this process itself with 1);
-- ``backend="ray"``: Ray tasks, on a Ray instance of ``workers`` CPUs started here, on the
-  cluster at ``address``, or on the one already started in this process (``ray.init``).
-
-With ``store`` (a folder), each finished chunk is written there at once, atomically; a run
-given the same folder and settings with ``resume=True`` takes the deals found there and plays
-only the rest, so a killed run loses no finished chunk. The results come back in the order of
-the deals, each passed through JSON, whatever the chunk size, the worker count, the backend or
-the resumes: equal to a serial run (tested). A worker process that dies mid-chunk (killed, out
-of memory) has its chunk played again, by Ray's task retries or locally by a new pool, up to
-``retries`` times; an exception raised by the work itself is a bug and is raised at once.
+is a function of a list of deals giving one JSON-able result per deal, each depending only on its
+deal; so the deals are cut into chunks and played anywhere, in any order: on ``workers`` local
+processes (``backend="local"``) or as Ray tasks (``backend="ray"``). The results come back in
+the deals' order, equal to a serial run whatever the chunking, backend or resumes. A ``store``
+folder keeps each finished chunk at once, so a killed run resumes losing none; a worker that dies
+mid-chunk has its chunk played again. The scaling page tells the rest.
 """
 
 from __future__ import annotations
@@ -245,30 +231,17 @@ def sweep(
 ) -> list[Any]:
     """``fn`` over ``deals`` in chunks: one JSON-able result per deal, in the deals' order.
 
-    Args:
-        fn: takes a list of deal numbers, returns one result per deal (JSON-able: lists,
-            numbers, strings, dicts, None); must be picklable (a module-level function or a
-            ``functools.partial`` of one) and must not depend on which deals share a chunk.
-        deals: the deal numbers (a deal given twice is played once).
-        backend: ``"local"``, ``"ray"`` or a :class:`Backend`.
-        workers: processes (local) or CPUs of a local Ray instance; see :class:`Backend`.
-        address: a Ray cluster to use instead of a local instance.
-        chunk_size: deals per chunk; default :func:`default_chunk`.
-        store: a folder where finished chunks are written as they complete.
-        settings: what the results depend on, kept with the store (required with it).
-        resume: take the chunks already in ``store`` (same settings) and play the rest.
-        retries: times a chunk is played again after its worker process died.
-        progress: a label for a progress bar (tqdm, the ``bench`` extra); ``None`` for none.
-        check: whether one stored result is of the form ``fn`` returns; a chunk in ``store``
-            with a result that is not is played again (a damaged file, a foreign one).
-
-    Returns:
-        The results, ``result[i]`` for ``deals[i]``, each as JSON gives it back (tuples become
-        lists), so a fresh run and a resumed one return the same.
-
-    Raises:
-        PyramidError: a bad backend, worker count, chunk size or store; RuntimeError: a chunk
-            whose worker died more than ``retries`` times; whatever ``fn`` raised.
+    ``fn`` takes a list of deal numbers and returns one JSON-able result each; it must be
+    picklable (a module-level function or a ``functools.partial`` of one) and not depend on
+    which deals share a chunk. A deal given twice is played once. ``backend`` (``"local"``,
+    ``"ray"`` or a :class:`Backend`), ``workers``, ``address`` and ``chunk_size`` (default
+    :func:`default_chunk`) say where it runs; ``store`` keeps finished chunks, with ``settings``
+    (what the results depend on); ``resume`` plays only what is not stored; ``check`` tells a
+    stored result of ``fn``'s form (others are played again); ``retries`` bounds replays after a
+    worker died; ``progress`` labels a bar. Results pass through JSON (tuples become lists), so
+    a fresh run and a resumed one return the same. Raises ``PyramidError`` for a bad backend,
+    worker count, chunk size or store, ``RuntimeError`` for a chunk whose worker died more than
+    ``retries`` times, and whatever ``fn`` raised.
     """
     if isinstance(backend, Backend):
         where = check_backend(backend.name, backend.workers, backend.address)

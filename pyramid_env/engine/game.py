@@ -50,20 +50,12 @@ def points(
 ) -> Any:
     """The score from the numbers it depends on: the one statement of the scoring rule.
 
-    Written in plain arithmetic (a flag multiplies its term; ``x * (x > 0)`` is ``max(0, x)``),
-    so it takes ints and bools for one game (:func:`score`) and numpy arrays for many (the
-    vector env) alike, and the two cannot drift apart. A term the scoring does not use is left
-    out rather than multiplied by zero, as the vector env runs this every step. See
-    :class:`~pyramid_env.engine.rules.Scoring` for the rule.
-
-    Args:
-        scoring: the rules' :class:`~pyramid_env.engine.rules.Scoring`.
-        pyramid_removed: pyramid cards removed.
-        stock_removed: stock and waste cards removed.
-        cleared: the pyramid is empty (bool, or 0/1).
-        won: the goal is reached (bool, or 0/1).
-        moves: the move counter.
-        seconds: play time, for time bonuses only.
+    Plain arithmetic (a flag multiplies its term; ``x * (x > 0)`` is ``max(0, x)``), so ints
+    and bools for one game (:func:`score`) and numpy arrays for many (the vector env) go through
+    the same code and cannot drift apart; a term the scoring does not use is left out. The
+    arguments: the rules' :class:`~pyramid_env.engine.rules.Scoring`, pyramid and stock cards
+    removed, the pyramid cleared and the goal reached (bools or 0/1), the move counter, and the
+    play time (for time bonuses only).
     """
     pts = scoring.pyramid_card * pyramid_removed
     if scoring.stock_card:
@@ -94,14 +86,7 @@ def score(s: st.State, moves: int, seconds: float = 0.0) -> float:
 
 
 class Game:
-    """One deal being played under one rule set.
-
-    Example:
-        >>> g = Game(7, "two-card")
-        >>> g.play("draw")
-        Move(0: DRAW)
-        >>> g.moves, g.status.value
-        (1, 'playing')
+    """One deal being played under one rule set (the engine page has a worked example).
 
     Attributes:
         deal: the :class:`Deal`.

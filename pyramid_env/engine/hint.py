@@ -1,19 +1,9 @@
 """The hint described by rulebook 000, as a deterministic function of the position.
 
-000: "The hint prefers removals that shrink the pyramid (waste-only removals do not), knows
-about covering pairs, and suggests drawing only when a genuinely useful card still exists in the
-stock or waste." Where 000 is silent we choose, and say so:
-
-1. A removal that takes pyramid cards, the one taking the most pyramid cards, then exposing the
-   most new cards, then the lowest move id (so the hint never depends on anything but the
-   position). Covering pairs are pyramid removals like any other.
-2. Under goal "all", any other removal (stock cards must go too).
-3. Draw (or recycle) if a card not in play now, in the stock or under the waste top, pairs with
-   an exposed pyramid card (or, under goal "all", could be removed at all).
-4. A waste-only removal (a King on the waste, a drawn card with the waste top).
-5. Otherwise ``None``: nothing useful is left.
-
-This is a heuristic, not search: the solver's ``best_move`` is the one that keeps a deal winnable.
+It prefers removals that shrink the pyramid (most pyramid cards, then most cards exposed, then
+the lowest move id), then under goal "all" any removal, then a draw when a useful card is still
+in the stock or waste, then a waste-only removal, else ``None``; the engine page gives the order
+and where 000 is silent. A heuristic, not search: the solver's ``best_move`` keeps a deal winnable.
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
 """Moves: one fixed table of every move that can ever be legal, each with a stable id.
 
-A move names *places*, not cards: the 28 pyramid slots, ``WASTE`` (the top of the waste) and
-``STOCK`` (the stock card in play besides the waste top: the drawn card under ``two-card``, the
-face-up stock top under ``msc``). Kinds: draw, recycle, a King removed alone at a place, and an
-unordered pair of places removed together (an exposed pair and a covering pair are both just
-"this pair of slots"; the position decides which applies).
-
-Because places mean the same part of the board in every deal, the move id is directly usable as
-a fixed ``Discrete`` action id whose units generalise across deals. The table is derived from the
-geometry, not typed: pyramid pairs are listed only if some reachable shape offers them (both
-exposed at once, or one the last coverer of the other), which drops pairs such as apex + bottom
-card that can never be legal under any rules.
-
-Id layout (sorted order is id order)::
-
-    0           DRAW
-    1           RECYCLE
-    2 .. 31     KING at place 0..29 (slots 0..27, WASTE, STOCK)
-    32 ..       PAIR (a, b), a < b, in lexicographic order
+A move names *places*, not cards: the 28 pyramid slots, ``WASTE`` (the waste top) and
+``STOCK`` (the drawn card, or the face-up stock top), so a move id means the same part of the
+board in every deal and serves as the env's fixed ``Discrete`` action id. Ids: 0 DRAW,
+1 RECYCLE, 2..31 a King at place 0..29, then the pairs of places ``(a, b)``, ``a < b``, in
+lexicographic order: only those some reachable pyramid shape offers (the engine page tells how).
 """
 
 from __future__ import annotations

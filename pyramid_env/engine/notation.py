@@ -1,36 +1,12 @@
 """Text forms: the board picture (printed and parsed back) and moves as card text.
 
-A board is the triangle, one line per row (``..`` for a removed card), then the stock cards
-(the next to be turned first), the waste (bottom first, top last), the drawn card where the rules
-have one, and the recycles used::
-
-                Jd
-              6c  7h
-            As  4d  Qs
-          5h  3d  6h  8s
-        Kh  Kc  Ad  Ks  9c
-      Qc  2c  8d  Td  Ts  Js
-    7c  ..  3h  4h  ..  ..  7s
-    stock: 4s 6c 7c
-    waste: 7d
-    recycles: 0
-
-A board can also be printed as a player sees it (``format_board(s, hide_stock=True)`` or
-``known=``): the stock line then names only the cards the player knows, in drawing order, and
-writes ``??`` for each of the others (``stock: 4s ?? ?? 7c``); with none known it just counts
-them (``stock: 24 face down``). The waste is face up, so it is always printed. Such a board does
-not say where the hidden cards are, so :func:`parse_board` refuses it.
-
-It serves ``str(state)``, test fixtures (``tests/fixtures/boards``) and hand-built positions:
-:func:`parse_board` accepts any position whose cards are distinct and whose layout play could
-reach under the rules (pyramid shape, recycles, drawn card, waste and stock counts), filling the
-removed places with the cards that appear nowhere; anything else is a ``CardError`` naming the
-line or slot. Lines starting with ``#`` are comments.
-
-Moves are written by card: ``draw``, ``recycle``, ``Kd`` (a King alone), ``5d+8s`` (a pair).
-
-The printing is :mod:`pyramid_env.engine.board_text` (so ``str(state)`` needs no parser);
-:func:`format_board` and :func:`stock_line` are re-exported here.
+A board is the triangle, one line per row (``..`` for a removed card), then ``stock:``,
+``waste:``, ``drawn:`` and ``recycles:`` lines (the engine page shows one, and a board printed
+as a player sees it). It serves ``str(state)``, test fixtures and hand-built positions:
+:func:`parse_board` accepts any position play could reach under the rules and refuses anything
+else with a ``CardError`` naming the line or slot. Moves are written by card: ``draw``,
+``recycle``, ``Kd`` (a King alone), ``5d+8s`` (a pair). The printing is
+:mod:`pyramid_env.engine.board_text` (so ``str(state)`` needs no parser), re-exported here.
 """
 
 from __future__ import annotations
@@ -51,20 +27,15 @@ _EMPTY = ("..", "--")
 
 
 def parse_board(text: str, rules: Rules | str | None = None) -> State:
-    """Build a position from board text (see the module docstring).
+    """Build a position from board text (the engine page describes the form).
 
-    The position must be one that play could reach under ``rules`` from some deal, as far as the
-    board shows: a pyramid shape that removals leave, at most ``rules.recycles`` recycles, no
-    drawn card under rules without one, and a stock and waste that draws of ``draw_count`` cards
-    (after ``waste_start``) leave. Which cards went with which is not checked: the removed cards
-    are not on the board, and hand-built positions (tests, puzzles) fill them in freely. The
-    ``stock:``, ``waste:`` and ``drawn:`` lines may be left out for an empty pile and
-    ``recycles:`` for 0; every line given is checked.
+    The position must be one play could reach under ``rules`` from some deal, as far as the
+    board shows (pyramid shape, recycles, drawn card, stock and waste counts); which cards went
+    with which is not checked, so hand-built positions fill the removed places freely.
 
     Raises:
-        CardError: naming the line or slot: a bad card, a duplicate (with both places), a row of
-            the wrong length, an unknown or repeated line, a malformed ``recycles:`` or
-            ``drawn:``, recycles out of range, or a position no play can reach (saying why).
+        CardError: naming the line or slot: a bad or repeated card or line, a row of the wrong
+            length, recycles out of range, or a position no play can reach (saying why).
         RulesError: bad ``rules``.
     """
     rules = get_rules(rules)

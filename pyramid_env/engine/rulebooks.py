@@ -1,19 +1,11 @@
 """The published rulebooks the presets follow, by the ids the code and README call them.
 
-Docstrings and comments all over the package say where a rule comes from in three digits:
-"000's dead-deal test", "the counter does not go down (002)", "a win bonus (004)". This table is
-where those ids are defined, once: what each rulebook is (in our own short words, not its
-publisher's), which presets follow it, and what it contributes. README's presets table and
-the ``PRESETS`` comments in :mod:`pyramid_env.engine.rules` refer to it, and
-``tests/engine/test_rulebook_ids.py`` checks that every id mentioned in the code or README is
-one of these, and that README's table names the same rulebook for each preset.
-
-The ``msc`` preset follows no rulebook: it is Microsoft Solitaire Collection's Pyramid as the
-public solver behind our msc-1500 test decks (mchung94/pyramid-solver) plays it, so it is known
-from an oracle, not from a text, and has no id here (:func:`rulebook_of` gives ``None``).
-
-Pure Python, standard library only, and imports nothing from the package, so any module (the
-rules included) can import it.
+The code says where a rule comes from in three digits ("000's dead-deal test", "a win bonus
+(004)"); this table defines those ids once: what each rulebook is (in our words), which presets
+follow it and what it contributes. ``tests/engine/test_rulebook_ids.py`` checks that every id the
+code, the README and the docs mention is one of these. ``msc`` follows no rulebook (it is known
+from an oracle, the public solver behind our msc-1500 decks), so :func:`rulebook_of` gives
+``None`` for it. Standard library only and no package imports, so any module can import it.
 """
 
 from __future__ import annotations

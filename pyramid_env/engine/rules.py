@@ -112,32 +112,15 @@ SCORING_FIELDS: tuple[str, ...] = _INT_POINTS + _REAL_POINTS
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete rule set. Build one with :func:`get_rules` (a preset plus overrides).
+    """A complete rule set: the knobs of play, each described on the rules page, and a name.
 
-    Every field is checked on construction (see ``__post_init__``): a wrong type or value is a
-    :class:`~pyramid_env.engine.errors.RulesError` naming the knob, the value and what it can
-    take, never a silent fallback.
-
-    Attributes:
-        name: what the rules are called, for display and for finding the solver's shipped
-            labels: a preset's name (``"relaxed"``, ``"two-card"``, ...) only for that preset
-            unchanged; a preset changed by :func:`get_rules` is named with its changes
-            (``"msc passes=1"``); any other non-empty text names a rule set of your own.
-        passes: trips through the stock allowed (recycles allowed = ``passes - 1``); an int
-            in ``1..255`` (:data:`MAX_PASSES`: the observation holds the recycles left in a
-            byte, 255 meaning unlimited), or ``None`` for unlimited.
-        covering_pair: a card may be removed with the one card still covering it (000). A bool.
-        stock_play: which stock cards are in play; a :class:`StockPlay` or its value.
-        waste_start: cards turned onto the waste by the deal itself (0, or 1 in 002).
-        goal: a :class:`Goal` or its value.
-        draw_count: cards turned per draw (1, or 3 for draw-three).
-        dead_deal_ends_game: the game ends, lost, as soon as 000's dead-deal test holds (no
-            removal now and no stock or waste card that could ever help). Otherwise it ends only
-            when no action at all is left. The test itself is always available as a query.
-        scoring: a :class:`Scoring`, or a dict of its fields.
-        undo_limit: how many of the last actions can be undone, an int in ``0..1,000,000``
-            (:data:`MAX_UNDO_LIMIT`); ``None`` for all.
-        undo_moves: a :class:`UndoMoves` or its value.
+    Build one with :func:`get_rules` (a preset plus overrides). Every field is checked on
+    construction: a wrong type or value is a :class:`~pyramid_env.engine.errors.RulesError`
+    naming the knob, the value and what it can take, never a silent fallback. ``name`` is a
+    preset's name only for that preset unchanged (it finds the solver's shipped labels); a
+    changed preset is named with its changes (``"msc passes=1"``); other text names your own.
+    Enum knobs (``stock_play``, ``goal``, ``undo_moves``) take the member or its value;
+    ``scoring`` a :class:`Scoring` or a dict of its fields.
     """
 
     name: str = "relaxed"

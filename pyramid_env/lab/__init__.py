@@ -11,4 +11,5 @@ modules and never each other. Nothing in the package imports ``experiments``.
 - :mod:`~pyramid_env.lab.figures`: writing a figure, reference lines of agents' win rates.
 - :mod:`~pyramid_env.lab.fatal`: an agent's first fatal move on a deal.
 - :mod:`~pyramid_env.lab.verdicts`: solver verdicts of a chunk of deals, for sweeps.
+- :mod:`~pyramid_env.lab.tables`: Markdown tables, as the scripts print them.
 """
