@@ -17,6 +17,7 @@ from pyramid_env.agents import make_agent
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.lab.fatal import first_fatal
+from pyramid_env.lab.tables import markdown_table
 from pyramid_env.seeds import seed_set
 
 ROOT = Path(__file__).parents[1]
@@ -54,13 +55,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
         w.writeheader()
         w.writerows(rows)
     print(f"\n{machine()}\n")
-    print("| agent | winnable deals lost | hidden: pyramid | hidden: order | known: pyramid "
-          "| known: order | a draw | pyramid cards | a stock card |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['agent']} | {r['lost_winnable']} | {r['hidden_pyramid']} | "
-              f"{r['hidden_order']} | {r['known_pyramid']} | {r['known_order']} | "
-              f"{r['by_draw']} | {r['by_pyramid']} | {r['by_stock']} |")  # fmt: skip
+    columns = {"agent": "agent", "lost_winnable": "winnable deals lost",
+               "hidden_pyramid": "hidden: pyramid", "hidden_order": "hidden: order",
+               "known_pyramid": "known: pyramid", "known_order": "known: order",
+               "by_draw": "a draw", "by_pyramid": "pyramid cards",
+               "by_stock": "a stock card"}  # fmt: skip
+    print(markdown_table(list(columns.values()), ([r[k] for k in columns] for r in rows)))
     return rows
 
 

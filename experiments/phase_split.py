@@ -25,6 +25,7 @@ from pyramid_env.agents.phase_split import PhaseSplit
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.tables import markdown_table
 
 ROOT = Path(__file__).parents[1]
 
@@ -87,12 +88,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    m = machine()
-    print(f"\n{m}\n\n| rules | agent (hidden phase, then known) | wins | of the solver's |")
-    print("|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['rules']} | {r['agent']} | {r['wins']} / {r['solver_wins']} | "
-              f"{r['solver_normalised']:.3f} |")  # fmt: skip
+    print(f"\n{machine()}\n")
+    header = ["rules", "agent (hidden phase, then known)", "wins", "of the solver's"]
+    cells = ([r["rules"], r["agent"], f"{r['wins']} / {r['solver_wins']}",
+              f"{r['solver_normalised']:.3f}"] for r in rows)  # fmt: skip
+    print(markdown_table(header, cells))
     return rows
 
 
