@@ -1,0 +1,38 @@
+"""cards_mistakes finds the network's first losing move, checked against the solver."""
+
+import pytest
+
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.rules import get_rules
+from pyramid_env.engine.state import State
+from pyramid_env.solver import Verdict, solve
+
+torch = pytest.importorskip("torch")
+
+from experiments import cards_mistakes  # noqa: E402
+from pyramid_env.agents.cardnet_torch import build, export  # noqa: E402
+
+
+def test_the_first_losing_move_is_the_first_after_which_the_solver_says_lost(tmp_path):
+    torch.manual_seed(0)
+    net = export(build("cards", "small"), {"play": "policy"})  # untrained: it loses early
+    net.save(tmp_path / "net.npz")
+    rules = get_rules("msc")
+    out = cards_mistakes.main([str(tmp_path / "net.npz"), "--seeds", "val[:6]",
+                               "--out", str(tmp_path / "m.json")])  # fmt: skip
+    assert out["lost"] == len(out["mistakes"]) > 0 and out["winnable"] >= out["lost"]
+    for m in out["mistakes"]:
+        if m["kind"] == "ran out":
+            continue
+        env = cards_mistakes.PyramidEnv(rules, obs_mode="counts", max_idle_passes=None)
+        obs, _ = env.reset(options={"deal": m["deal"]})
+        s = State(m["deal"], rules)
+        for step in range(m["step"] + 1):  # replay: every earlier move kept it winnable
+            legal = sorted(env.legal_actions())
+            scores = net.act_logits(obs[None])[0]
+            action = legal[int(scores[legal].argmax())]
+            after = solve(s.child(MOVES[action]), check=False).status is Verdict.WIN
+            assert after == (step < m["step"])
+            s = s.child(MOVES[action])
+            obs = env.step(action)[0]
+        assert 1 <= m["winning"] < m["legal"]
