@@ -1,68 +1,30 @@
-"""Play a deal in the terminal: ``pyramid-env play [--rules R] [--deal N | --code C]``.
+"""The game as a person plays it, with no terminal in it: :class:`PlaySession`.
 
-Two halves, so that the game a person plays is tested without a terminal:
-
-* :class:`PlaySession` is the game as a player drives it, with no terminal in it. It holds a
-  :class:`~pyramid_env.engine.Game` and takes commands as text (``'5d 8s'``, ``'r7c1'``,
-  ``'draw'``, ``'undo'``, ``'hint'``, ``'left'``, ``'select'``...; ``help`` lists them) and
-  answers in text. The keyboard cursor lives here too, as the commands ``left``, ``right``,
-  ``up``, ``down``, ``select`` and ``cancel``: the terminal only maps keys to them.
-* :func:`run_terminal` draws a session with blessed (colours, the cursor, a command line) and
-  turns keys into commands; :func:`run_lines` is the plain front end, one command a line, for
-  a pipe or a terminal without blessed (``--plain``).
-
-The board is shown as a player at the table sees it: the stock face down, except the cards
-that have been face up since the deal was (re)started, which is what the env shows with its
-default ``observe_stock="seen"`` (:func:`~pyramid_env.engine.state.face_up`, accumulated).
-Undone moves count (the player saw those cards); a restart or a new deal forgets them, as the
-env's ``reset`` does, and a resumed save gets them back by replaying its log, so the board is
-the same after a resume as before it.
-
-Illegal moves are answered with the engine's own reason
-(:func:`~pyramid_env.engine.state.why_illegal`, through the ``IllegalMove`` that ``Game.play``
-raises). Help from the solver (``solve``, ``winnable?``) is labelled as knowing the stock
-order, which the player does not: it is the ceiling, not a fair hint; ``hint`` is 000's rule of
-thumb (:mod:`pyramid_env.engine.hint`).
-
-Every change to the game is written to an autosave file (``~/.pyramid-env/autosave.json`` or
-``--save PATH``) in :meth:`Game.save`'s format; ``--resume`` goes on with it, and a new game
-started beside an unfinished one says so and offers ``resume``.
+A session holds a :class:`~pyramid_env.engine.Game` and takes commands as text (``'5d 8s'``,
+``'r7c1'``, ``'draw'``, ``'undo'``, ``'hint'``, ``'left'``, ``'select'``...; ``help`` lists them)
+and answers in text, so the game a person plays is tested without a terminal; the front ends
+(:mod:`pyramid_env.play.terminal`) only draw it and map keys to commands. The board shows the
+stock as the env's ``observe_stock="seen"`` does (the docs' getting-started page says how).
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import secrets
-import sys
-import textwrap
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
 
-from pyramid_env.argtypes import integer
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, CardError
 from pyramid_env.engine.deal import MASK64, SplitMix64
 from pyramid_env.engine.errors import IllegalMove, PyramidError
 from pyramid_env.engine.game import Game
-from pyramid_env.engine.layout import ROW_COL, ROWS, SLOTS, slot, slot_name
-from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, PLACES, RECYCLE, STOCK, WASTE, Move
+from pyramid_env.engine.layout import ROWS, SLOTS, slot, slot_name
+from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, STOCK, WASTE, Move
 from pyramid_env.engine.notation import format_board, format_move, parse_move, stock_line
-from pyramid_env.options import (
-    HelpFormatter,
-    add_rule_args,
-    game_from_args,
-    rules_from_args,
-)
-
-if TYPE_CHECKING:  # blessed is the optional `play` extra; only the terminal front end needs it
-    from blessed import Terminal
-
-DECK = PLACES
-"""The cursor's stop on the stock pile itself (not a move place): selecting it draws or
-recycles, as clicking the pile does in card games."""
+from pyramid_env.play import cursor
+from pyramid_env.play.cursor import DECK
 
 DEFAULT_AUTOSAVE = Path("~/.pyramid-env/autosave.json")
 SOLVER_SECONDS = 10.0
@@ -104,39 +66,16 @@ _COMMAND = {  # every spelling of a command -> its name
 }
 
 
-def _spot(place: int) -> tuple[int, int]:
-    """Where a cursor stop lies on the table: (row, column in half-card steps).
-
-    ``row 1 col 1 -> (0, 6)``, ``row 7 col 1 -> (6, 0)``; the piles lie on a row of their own
-    under the pyramid, stock pile, waste, then the drawn or face-up card.
-    """
-    if place < SLOTS:
-        r, c = ROW_COL[place]
-        return r, ROWS - 1 - r + 2 * c
-    return ROWS + 1, {DECK: 0, WASTE: 4, STOCK: 8}[place]
-
-
-def _distance(a: int, b: int) -> tuple[int, int]:
-    (ra, xa), (rb, xb) = _spot(a), _spot(b)
-    return abs(ra - rb), abs(xa - xb)
-
-
 class PlaySession:
     """A game as a person plays it: text commands in, text answers out, no terminal.
 
-    Example:
-        >>> s = PlaySession(Game(5, "msc"), autosave=None)
-        >>> s.handle("6s 8c")
-        'illegal: 6s + 8c = 14, not 13'
-        >>> s.handle("draw"), s.game.moves
-        ('played draw', 1)
+    ``PlaySession(Game(5, "msc"), autosave=None).handle("draw")`` is ``'played draw'``.
 
     Attributes:
         game: the :class:`Game` being played (replaced by ``new`` and ``load``).
-        seen: stock cycle positions that have been face up since the deal was (re)started
-            (bit ``i``: deal card ``SLOTS + i``), as the env's ``observe_stock="seen"``.
-        cursor: the place under the keyboard cursor: a slot, ``WASTE``, ``STOCK`` or
-            :data:`DECK`; kept on a playable place by :meth:`stops`.
+        seen: stock cycle positions face up since the deal was (re)started (bit ``i``: deal
+            card ``SLOTS + i``), as the env's ``observe_stock="seen"``.
+        cursor: the place under the keyboard cursor (a slot, ``WASTE``, ``STOCK``, :data:`DECK`).
         selected: the place picked first for a pair, or ``None``.
         message: the answer to the last command.
         quit: set by ``quit``; the front ends stop then.
@@ -256,7 +195,7 @@ class PlaySession:
         return "playing"
 
     def board_text(self) -> str:
-        """The board as text, the stock as the player sees it (see the module docstring)."""
+        """The board as text, the stock as the player sees it (seen cards named)."""
         return format_board(self.game.state, known=self.known())
 
     def stock_text(self) -> str:
@@ -294,44 +233,17 @@ class PlaySession:
 
     # -- the cursor --------------------------------------------------------------------------
     def stops(self) -> list[int]:
-        """The places the cursor visits, in left-to-right order.
-
-        The cards a player could pick: exposed pyramid cards (and, where the rules allow a
-        covering pair, a card whose one remaining coverer is exposed), ordered across the
-        table; then the stock pile (:data:`DECK`), the waste top and the drawn or face-up
-        stock card. Covered cards are skipped: no move can take them now.
-        """
-        s = self.game.state
-        pyramid = [i for i in range(SLOTS) if s.is_exposed(i)]
-        if s.rules.covering_pair:
-            pyramid += [
-                i
-                for i in range(SLOTS)
-                if s.pyr >> i & 1 and len(cov := s.coverers(i)) == 1 and s.is_exposed(cov[0])
-            ]
-        pyramid.sort(key=lambda p: _spot(p)[::-1])
-        piles = [p for p in (WASTE, STOCK) if s.card_at(p) is not None]
-        return pyramid + [DECK, *piles]
+        """The places the cursor visits, in left-to-right order (:func:`cursor.stops`)."""
+        return cursor.stops(self.game.state)
 
     def stop(self) -> int:
         """The cursor's place, moved to the nearest stop if its card has gone."""
-        stops = self.stops()
-        if self.cursor not in stops:
-            old = self.cursor
-            self.cursor = stops[0] if old is None else min(stops, key=lambda p: _distance(p, old))
+        self.cursor = cursor.settle(self.stops(), self.cursor)
         return self.cursor
 
     def _move_cursor(self, way: str) -> str:
         here = self.stop()
-        stops = self.stops()
-        if way in ("left", "right"):
-            step = 1 if way == "right" else -1
-            self.cursor = stops[(stops.index(here) + step) % len(stops)]
-        else:  # the nearest stop on the nearest row above (below) with one
-            row = _spot(here)[0]
-            ahead = [p for p in stops if (_spot(p)[0] < row if way == "up" else _spot(p)[0] > row)]
-            if ahead:
-                self.cursor = min(ahead, key=lambda p: _distance(p, here))
+        self.cursor = cursor.step(self.stops(), here, way)
         return f"cursor: {self.place_label(self.cursor)}"
 
     def _select(self) -> str:
@@ -585,288 +497,3 @@ def _seen_along(game: Game) -> int:
         start.undo() if action == "undo" else start.play(action)
         seen |= st.face_up(start.state)
     return seen
-
-
-def unfinished_save(path: Path) -> str | None:
-    """A line offering the unfinished game saved at ``path``, or ``None`` if there is none."""
-    if not path.exists():
-        return None
-    try:
-        game = Game.load(path)
-    except (OSError, PyramidError):
-        return None
-    if game.status is not st.Status.PLAYING or not game.log:
-        return None
-    return (
-        f"an unfinished game ({game.deal.label()} · {game.rules.name}, {game.moves} moves) is "
-        f"autosaved: 'resume' goes on with it; your first move here replaces it"
-    )
-
-
-# -- the terminal front end ------------------------------------------------------------------------
-WIDTH, HEIGHT = 80, 24
-_PYRAMID_X, _PYRAMID_Y, _PANEL_X = 2, 3, 38
-_PILES_Y, _STATUS_Y, _MESSAGE_Y, _MESSAGE_LINES = 11, 15, 16, 5
-KEYS = "arrows move · Enter/Space pick · Esc let go · type a command, Enter · 'help'"
-
-
-def _card(term: Terminal, card: int | None, cursor: bool, selected: bool, hidden: str = "") -> str:
-    """One 4-column cell: ``' Kd '``, ``'[Kd]'`` under the cursor, ``'<Kd>'`` when picked.
-
-    Red suits are red; the marks are plain characters as well as colours, so the board reads
-    the same in a terminal without colour (and in a screen capture).
-    """
-    name = hidden or (CARD_NAMES[card] if card is not None else "..")
-    left, right = ("[", "]") if cursor else ("<", ">") if selected else (" ", " ")
-    colour = ""
-    if card is None and not hidden:
-        colour = term.dim
-    elif not hidden and name[1] in "dh":
-        colour = term.red
-    mark = term.black_on_yellow if selected else term.reverse if cursor else ""
-    return f"{mark}{left}{colour}{name}{term.normal}{mark}{right}{term.normal}"
-
-
-def frame(term: Terminal, session: PlaySession, line: str, overlay: str | None = None) -> list[str]:
-    """The screen as 24 lines of styled text, for an 80x24 terminal (wider is fine).
-
-    Rows: header and rules; the pyramid (counters to its right); the piles with the seen stock
-    and the waste; the status line; the last answer; the keys; the command line. An answer too
-    long for its rows (``help``) is drawn over the board instead, until the next key.
-    """
-    g, s = session.game, session.game.state
-    width = min(term.width or WIDTH, 200)
-    rows = [""] * HEIGHT
-    if width < WIDTH or (term.height or HEIGHT) < HEIGHT:  # drawn rows would overlap
-        rows[0] = f"make the terminal at least {WIDTH}x{HEIGHT} (it is {width}x{term.height})"
-        return [term.truncate(row, width) for row in rows[: max(1, term.height or 1)]]
-    rows[0] = term.bold(f"Pyramid · {session.header()}")
-    rows[1] = term.dim(g.rules.describe())
-    cursor, picked = session.stop(), session.selected
-    for r in range(ROWS):
-        cells = [
-            _card(term, s.card_at(i), i == cursor, i == picked)
-            for i in (slot(r, c) for c in range(r + 1))
-        ]
-        rows[_PYRAMID_Y + r] = " " * (_PYRAMID_X + 2 * (ROWS - 1 - r)) + "".join(cells)
-    for k, (name, value) in enumerate(session.counters()):
-        rows[_PYRAMID_Y + k] = _pad(term, rows[_PYRAMID_Y + k], _PANEL_X) + f"{name:8}{value}"
-    deck = _card(term, None, cursor == DECK, False, hidden="##" if s.stock_size else "--")
-    piles = [f"stock{deck}{s.stock_size:<3}"]
-    piles.append(f"waste{_card(term, s.card_at(WASTE), cursor == WASTE, picked == WASTE)}")
-    if s.knobs.drawn_spot or s.knobs.face_up_top:
-        kind = "drawn" if s.knobs.drawn_spot else "face-up"
-        piles.append(f"{kind}{_card(term, s.card_at(STOCK), cursor == STOCK, picked == STOCK)}")
-    rows[_PILES_Y] = "  " + "   ".join(piles)
-    rows[_PILES_Y + 1] = "  " + session.stock_text()
-    waste = " ".join(CARD_NAMES[c] for c in s.waste_cards)
-    room = width - 12
-    rows[_PILES_Y + 2] = "  waste: " + (waste if len(waste) <= room else ".." + waste[-room:])
-    status = session.status_line()
-    paint = {st.Status.WON: term.bold_green, st.Status.LOST: term.bold_red}.get(g.status, term.bold)
-    rows[_STATUS_Y] = paint(status)
-    message = _wrap(overlay or session.message, width - 2)
-    if overlay:
-        for k, text in enumerate(message[: _MESSAGE_Y + _MESSAGE_LINES - _PYRAMID_Y]):
-            rows[_PYRAMID_Y + k] = text
-        for k in range(_PYRAMID_Y + len(message), _MESSAGE_Y + _MESSAGE_LINES):
-            rows[k] = ""
-    else:
-        for k, text in enumerate(message[:_MESSAGE_LINES]):
-            rows[_MESSAGE_Y + k] = text
-    rows[HEIGHT - 3] = term.dim(KEYS)
-    rows[HEIGHT - 2] = "> " + line[-(width - 4) :] + term.reverse(" ")
-    return [term.truncate(row, width) for row in rows]
-
-
-def _pad(term: Terminal, text: str, column: int) -> str:
-    return text + " " * max(1, column - term.length(text))
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    """Lines of ``text`` within ``width``, keeping its own line breaks (help is laid out)."""
-    out: list[str] = []
-    for para in text.splitlines() or [""]:
-        out += textwrap.wrap(para, width, break_on_hyphens=False, subsequent_indent="  ") or [""]
-    return out
-
-
-def run_terminal(session: PlaySession, term: Terminal) -> None:
-    """Play ``session`` full screen until ``quit``, Ctrl-D or Ctrl-C.
-
-    The terminal is restored on every way out (the blessed context managers), an exception
-    included. Keys: arrows move the cursor; Enter runs the typed command, or picks the card
-    under the cursor when nothing is typed; Space picks too when nothing is typed; Esc clears
-    the typed text, or lets go of a picked card; Backspace edits.
-    """
-    line, overlay = "", None
-    arrows = {term.KEY_LEFT: "left", term.KEY_RIGHT: "right", term.KEY_UP: "up"}
-    arrows[term.KEY_DOWN] = "down"
-    shown: tuple | None = None
-    with term.fullscreen(), term.cbreak(), term.hidden_cursor():
-        try:
-            while not session.quit:
-                size = (term.width, term.height)
-                rows = frame(term, session, line, overlay)
-                if shown is None or shown[0] != size:
-                    print(term.home + term.clear, end="")
-                if shown is None or shown != (size, rows):
-                    print("".join(term.move_yx(y, 0) + row + term.clear_eol
-                                  for y, row in enumerate(rows)), end="", flush=True)  # fmt: skip
-                    shown = (size, rows)
-                key = term.inkey(timeout=1)  # the timeout refreshes a play-time clock
-                if not key:
-                    continue
-                overlay = None
-                if key.code in arrows:
-                    session.handle(arrows[key.code])
-                elif key.code == term.KEY_ENTER or key in ("\r", "\n"):
-                    session.handle(line if line.strip() else "select")
-                    line = ""
-                elif key == " " and not line:
-                    session.handle("select")
-                elif key.code == term.KEY_ESCAPE:
-                    if not line:
-                        session.handle("cancel")
-                    line = ""
-                elif key.code in (term.KEY_BACKSPACE, term.KEY_DELETE) or key == "\x7f":
-                    line = line[:-1]
-                elif key == "\x04" and not line:  # Ctrl-D on an empty line: leave
-                    session.handle("quit")
-                elif key.isprintable() and not key.is_sequence:
-                    line += str(key)
-                if session.message.count("\n") >= _MESSAGE_LINES:
-                    overlay = session.message
-        except KeyboardInterrupt:  # Ctrl-C: every move is autosaved already
-            pass
-
-
-def run_lines(session: PlaySession, inp: Iterable[str], out: TextIO) -> None:
-    """Play ``session`` one command a line: the plain front end, for pipes and dumb terminals."""
-    print(session.screen(), file=out)
-    print(session.message, file=out)
-    print("> ", end="", file=out, flush=True)
-    for line in inp:
-        answer = session.handle(line)
-        if session.quit:
-            break
-        print(session.screen(), file=out)
-        if answer:
-            print(answer, file=out)
-        print("> ", end="", file=out, flush=True)
-    print(file=out)
-
-
-# -- the command -----------------------------------------------------------------------------------
-PLAY_DESCRIPTION = """\
-Play a deal in the terminal: the pyramid, the stock face down (cards you
-have seen named), the score and counters. Pick cards with the arrow keys and
-Enter, or type moves and commands ('help' lists them). Every move is
-autosaved; --resume goes on with the saved game. With no deal given, a
-random one (from --seed, if given)."""
-
-
-def add_play_args(p: argparse.ArgumentParser) -> None:
-    """The options of ``play``: a deal, the rules and their knobs, and the session's own."""
-    # cli.py imports this module, so its helpers are imported late; the deal options are
-    # cli's but for the default, which is a random deal here rather than deal 0.
-
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--deal", type=integer, metavar="N",
-                   help="deal number (0 <= N < 2**64); the default is a random deal")  # fmt: skip
-    g.add_argument("--code", help="deal code, 'P2-...'")
-    g.add_argument("--cards", help="52 cards: pyramid apex first, then the stock, top first")
-    add_rule_args(p)
-    p.add_argument("--seed", type=integer, metavar="S",
-                   help="deal from this seed: the first deal (unless one is given) and every "
-                   "'new' one; without it 'new' deals the next deal number")  # fmt: skip
-    p.add_argument("--resume", action="store_true",
-                   help="go on with the autosaved game (its deal and rules)")  # fmt: skip
-    p.add_argument("--save", metavar="PATH", default=str(DEFAULT_AUTOSAVE),
-                   help=f"the autosave file (default {DEFAULT_AUTOSAVE})")  # fmt: skip
-    p.add_argument("--plain", action="store_true",
-                   help="no full-screen board: one command a line (also used when the input "
-                   "or output is not a terminal)")  # fmt: skip
-
-
-def session_from_args(args: argparse.Namespace) -> PlaySession:
-    """The session the options describe.
-
-    Raises:
-        PyramidError: bad options (a bad deal or rule, --resume with a deal, nothing to resume,
-            a --save path that is a folder).
-    """
-    if not str(args.save).strip():
-        raise PyramidError("--save '' names no file: give a path, or leave --save out")
-    autosave = Path(args.save).expanduser()
-    if autosave.is_dir():
-        raise PyramidError(f"--save {str(autosave)!r} is a folder: give the path of a file")
-    given = any(getattr(args, k) is not None for k in ("deal", "code", "cards"))
-    deals = None if args.seed is None else seeded_deals(args.seed)
-    if args.resume:
-        if given:
-            raise PyramidError("--resume plays the saved game: leave out --deal/--code/--cards")
-        if not autosave.exists():
-            raise PyramidError(f"no saved game to resume in {autosave}")
-        return PlaySession(Game.load(autosave), deals=deals, autosave=autosave)
-    if given:
-        game = game_from_args(args)
-    else:
-        deals = deals or seeded_deals(secrets.randbits(64))
-        game = Game(next(deals), rules_from_args(args))
-    session = PlaySession(game, deals=deals, autosave=autosave)
-    session.message = unfinished_save(autosave) or WELCOME
-    return session
-
-
-def run_play(args: argparse.Namespace) -> int:
-    """Run ``play`` with parsed options; returns the exit status (cli.py's conventions).
-
-    Raises:
-        PyramidError: bad options, before any play (the caller reports it, exit status 2).
-    """
-    session = session_from_args(args)
-    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        run_lines(session, sys.stdin, sys.stdout)
-    else:
-        try:
-            from blessed import Terminal
-        except ImportError:
-            print(
-                "pyramid-env play: error: the full-screen board needs blessed: "
-                "pip install 'pyramid-env[play]' (or play line by line with --plain)",
-                file=sys.stderr,
-            )
-            return 1
-        run_terminal(session, Terminal())
-    if session.autosave_error is not None:  # the last change is not in the file: say so, fail
-        print(
-            f"pyramid-env play: error: the game could not be saved in {session.autosave}: "
-            f"{session.autosave_error}",
-            file=sys.stderr,
-        )
-        return 1
-    if session.game.status is st.Status.PLAYING and session.game.log and session.autosave:
-        print(f"game saved in {session.autosave}: 'pyramid-env play --resume' goes on with it")
-    return 0
-
-
-def main_play(argv: Sequence[str] | None = None) -> int:
-    """``pyramid-env play`` on its own (``python -m pyramid_env.play``); the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="pyramid-env play", description=PLAY_DESCRIPTION, formatter_class=HelpFormatter
-    )
-    add_play_args(parser)
-    args = parser.parse_args(argv)
-    try:
-        return run_play(args)
-    except PyramidError as err:
-        print(f"pyramid-env play: error: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"pyramid-env play: error: {err}", file=sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main_play())
