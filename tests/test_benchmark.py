@@ -7,8 +7,7 @@ from importlib import resources
 
 import pytest
 
-from pyramid_env import benchmark
-from pyramid_env.benchmark import agent_kind, by_kind, markdown, plan, plot, run
+from pyramid_env.benchmark import agent_kind, by_kind, markdown, plan, plot, run, runner
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.replay import Replay
 
@@ -16,13 +15,13 @@ from pyramid_env.replay import Replay
 def test_plan_comes_before_any_work_and_the_table_once(tmp_path, capsys, monkeypatch):
     # What was printed when each agent started: the plan before the first, nothing between.
     printed_before = []
-    evaluate = benchmark.evaluate
+    evaluate = runner.evaluate
 
     def spy(*args, **kwargs):
         printed_before.append(capsys.readouterr().out)
         return evaluate(*args, **kwargs)
 
-    monkeypatch.setattr(benchmark, "evaluate", spy)
+    monkeypatch.setattr(runner, "evaluate", spy)
     run("relaxed", "test[:5]", ["first-removal", "greedy"], out=tmp_path, workers=1,
         progress=False, replays=0)  # fmt: skip
     assert len(printed_before) == 2

@@ -24,8 +24,10 @@ from hypothesis import strategies as st
 from pyramid_env import benchmark as bench
 from pyramid_env import evaluation
 from pyramid_env.agents import MLPPolicy
+from pyramid_env.benchmark import chart, roster, runner
 from pyramid_env.cli import main
 from pyramid_env.engine import PyramidError
+from pyramid_env.engine.rules import get_rules
 
 RUN = {"rules": "msc", "seeds": "val[:6]", "workers": 1, "progress": False}
 AGENTS = ["first-removal", "greedy"]
@@ -36,7 +38,7 @@ class Killed(BaseException):
 
 
 def no_chart(monkeypatch):
-    monkeypatch.setattr(bench, "plot", lambda summaries, path, title: False)
+    monkeypatch.setattr(chart, "plot", lambda summaries, path, title: False)
 
 
 def folder(out: Path) -> dict[str, object]:
@@ -128,7 +130,7 @@ def test_replay_pages_come_before_the_row_and_a_resume_repairs_lost_ones(
     pages[-1].with_suffix(".json").unlink()
     played = []
     monkeypatch.setattr(
-        bench, "evaluate", lambda a, *r, **k: played.append(k) or evaluation.evaluate(a, *r, **k)
+        runner, "evaluate", lambda a, *r, **k: played.append(k) or evaluation.evaluate(a, *r, **k)
     )
     bench.run(agents=AGENTS, out=out, replays=1, resume=True, **RUN)
     assert folder(out) == reference[0]
@@ -155,7 +157,7 @@ def record(monkeypatch) -> list[str]:
         played.append(agent.name)
         return evaluation.evaluate(agent, *args, **kwargs)
 
-    monkeypatch.setattr(bench, "evaluate", evaluate)
+    monkeypatch.setattr(runner, "evaluate", evaluate)
     return played
 
 
@@ -288,10 +290,10 @@ def test_any_corruption_of_an_npz_is_refused_or_plays_never_crashes(tmp_path, da
     cut = data.draw(st.integers(0, len(raw)))
     bad = tmp_path / "bad.npz"
     bad.write_bytes(bytes(raw[:cut]) if data.draw(st.booleans()) else bytes(raw))
-    made, skipped = bench._make_agents([str(bad)])
+    made, skipped = roster.make_agents([str(bad)])
     for name, agent in made.items():
         try:
-            bench._probe(agent, name, bench.get_rules("msc"), "seen", 2000)
+            roster.probe(agent, name, get_rules("msc"), "seen", 2000)
         except PyramidError as err:
             skipped.append((name, str(err)))
     for _, why in skipped:
@@ -473,7 +475,7 @@ def test_a_chunk_store_whose_settings_are_not_a_dict_is_refused(tmp_path, text):
     ],
 )
 def test_benchmark_numbers_have_bounds(tmp_path, capsys, monkeypatch, args, message):
-    monkeypatch.setattr(bench, "evaluate", lambda *a, **k: pytest.fail("played"))
+    monkeypatch.setattr(runner, "evaluate", lambda *a, **k: pytest.fail("played"))
     out = ["--out", str(tmp_path / "o")] if "--out" not in args else []
     code = main(["benchmark", "--agents", "greedy", "--no-progress", *out, *args])
     captured = capsys.readouterr()
@@ -544,7 +546,7 @@ def test_any_damage_to_the_csv_files_is_caught_or_harmless(tmp_path, monkeypatch
 )
 def test_labels_are_unique_and_a_name_is_never_borrowed(names):
     # Property: every agent gets a label of its own; a file never takes another agent's name.
-    labels = bench._labels(names)
+    labels = roster.agent_labels(names)
     assert len(set(labels.values())) == len(names)
     known = {n for group in bench.known_agents().values() for n in group}
     for name, label in labels.items():

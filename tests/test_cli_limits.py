@@ -122,7 +122,7 @@ def test_play_reports_a_save_that_failed_while_playing(monkeypatch, capsys, tmp_
 
 def test_benchmark_help_prints_with_a_damaged_manifest(capsys, monkeypatch, tmp_path):
     import pyramid_env.agents as agents
-    from pyramid_env import benchmark as bench
+    from pyramid_env.agents import catalogue
 
     (tmp_path / "trained").mkdir()
     (tmp_path / "trained" / "manifest.json").write_text("{ damaged")
@@ -133,7 +133,7 @@ def test_benchmark_help_prints_with_a_damaged_manifest(capsys, monkeypatch, tmp_
             return tmp_path
 
     monkeypatch.setattr(agents, "resources", Files)
-    bench._shipped_meta.cache_clear()
+    catalogue.shipped_meta.cache_clear()
     try:
         with pytest.raises(SystemExit) as done:
             main(["benchmark", "--help"])
@@ -143,7 +143,7 @@ def test_benchmark_help_prints_with_a_damaged_manifest(capsys, monkeypatch, tmp_
         code, captured = run(capsys, "benchmark", "--agents", "greedy", "--out", str(tmp_path))
         assert code == 2 and "manifest.json is damaged" in captured.err
     finally:
-        bench._shipped_meta.cache_clear()
+        catalogue.shipped_meta.cache_clear()
 
 
 def test_a_save_with_an_undo_limit_out_of_range_is_refused(capsys, tmp_path):

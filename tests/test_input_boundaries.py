@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pyramid_env.agents as agents_pkg
-import pyramid_env.benchmark as bench
+import pyramid_env.agents.catalogue as catalogue
+import pyramid_env.benchmark.runner as bench
 import pyramid_env.evaluation as evaluation
 import pyramid_env.sweep as sweep
 from pyramid_env import PyramidError, evaluate
@@ -116,9 +117,9 @@ def fake_install(tmp_path, monkeypatch):
             return tmp_path / "agents"
 
     monkeypatch.setattr(agents_pkg, "resources", Files)
-    bench._shipped_meta.cache_clear()
+    catalogue.shipped_meta.cache_clear()
     yield trained
-    bench._shipped_meta.cache_clear()
+    catalogue.shipped_meta.cache_clear()
 
 
 def test_a_damaged_or_missing_shipped_file_is_named(fake_install):
