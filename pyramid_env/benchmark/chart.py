@@ -24,11 +24,10 @@ KIND_COLOURS = {
 
 
 def plot(summaries: list[dict[str, Any]], path: Path, title: str) -> bool:
-    """Draw the two rates side by side, coloured by kind; False if matplotlib is missing.
+    """Draw the two rates side by side, coloured by kind; True if written, False without matplotlib.
 
-    Left: the win rate with its 95% Wilson interval. Right: the solver-normalised win rate
-    (share of the winnable deals won) with its interval. Both panels list the agents in the
-    order given, so a row reads across; the colours and the legend tell the kinds apart, so a
+    Left the win rate, right the solver-normalised win rate, each with its 95% Wilson interval,
+    the agents in the order given so a row reads across; the colours tell the kinds apart, so a
     clairvoyant ceiling is not mistaken for a rival.
 
     Args:
@@ -36,9 +35,6 @@ def plot(summaries: list[dict[str, Any]], path: Path, title: str) -> bool:
             missing ``kind`` is worked out).
         path: the PNG to write.
         title: the figure's title.
-
-    Returns:
-        True if the chart was written.
     """
     try:
         import matplotlib

@@ -39,7 +39,7 @@ def plan(
     workers: int | Backend,
     replays: int = 0,
 ) -> str:
-    """What a run is about to do, printed before any work so a wrong option shows at once.
+    """What a run is about to do, as lines printed before any work: a wrong option shows at once.
 
     Args:
         rules: a preset name or ``Rules``.
@@ -49,9 +49,6 @@ def plan(
         out: the output folder.
         workers: processes per agent, or a :class:`~pyramid_env.sweep.Backend`.
         replays: lost-but-winnable deals kept as pages per agent.
-
-    Returns:
-        A block of lines: rules, deals, stock view, workers, agents by kind, output folder.
 
     Raises:
         PyramidError: an unknown preset, seed spec or agent name.
