@@ -8,7 +8,8 @@ network, its val figures for each way of playing) and ``reference.json`` (the ha
 rules on the same deals). Per architecture, the mean over seeds of the best way of playing,
 each seed a dot; dashed lines: ``greedy`` and ``greedy-careful``. Also writes
 ``summary.md`` in each folder: per architecture and size, the seeds' figures, their mean and a
-bootstrap 95% interval of the mean over seeds (10,000 resamples of the seeds).
+bootstrap 95% interval of the mean over seeds (10,000 resamples of the seeds). Without
+``--out``, the summaries only.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def summary(runs: list[dict], ref: dict) -> str:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", type=Path, nargs="+")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, help="the chart's file; without it, the summaries only")
     args = p.parse_args(argv)
     fig, axes = plt.subplots(1, len(args.folders), figsize=(5.5 * len(args.folders), 4.2))
     axes = [axes] if len(args.folders) == 1 else list(axes)
@@ -90,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
         ax.set_title(runs[0]["rules"])
         ax.legend(fontsize=8)
     fig.tight_layout()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out, dpi=110)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.out, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

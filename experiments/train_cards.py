@@ -77,12 +77,29 @@ def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.n
     return out
 
 
+def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: torch.Tensor,
+           weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """The Q loss (BCE on every legal move's verdict) and the policy loss (CE on the teacher).
+
+    Each position counts at its ``weight``; in the Q loss, each of its legal moves does.
+    """
+    per_move = legal * weight[:, None]
+    bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
+    q_loss = (bce * per_move).sum() / per_move.sum()
+    pol = out[:, 0].masked_fill(~legal, -1e9)
+    p_each = nn.functional.cross_entropy(pol, teacher, reduction="none")
+    return q_loss, (p_each * weight).sum() / weight.sum()
+
+
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
-        seed: int, log: Any = None, bf16: bool = False) -> list[dict[str, float]]:  # fmt: skip
+        seed: int, log: Any = None, bf16: bool = False,
+        hard_weight: float = 1.0) -> list[dict[str, float]]:  # fmt: skip
     """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
 
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
     twice as fast on a CPU with AVX-512 BF16), the weights and the losses in float32.
+    ``hard_weight``: the weight of a position with a losing legal move (the others weigh 1),
+    where a choice matters.
     """
     if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
         return []
@@ -94,7 +111,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
-    bce = nn.functional.binary_cross_entropy_with_logits
+    hard = (wins.sum(1) < legal.sum(1)).float()
+    weight = 1.0 + (hard_weight - 1.0) * hard
     history, sums = [], np.zeros(2)
     for step in range(1, steps + 1):
         idx = rng.integers(0, n, batch)
@@ -102,10 +120,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
         inp = torch.as_tensor(counts_from_packed(x)) if flat else tokens(torch.as_tensor(x))
         with torch.autocast("cpu", torch.bfloat16, enabled=bf16):
             out = net(inp).float()
-        mask = legal[idx]
-        q_loss = (bce(out[:, 1], wins[idx], reduction="none") * mask).sum() / mask.sum()
-        pol = out[:, 0].masked_fill(~mask, -1e9)
-        p_loss = nn.functional.cross_entropy(pol, teacher[idx])
+        q_loss, p_loss = losses(out, legal[idx], wins[idx], teacher[idx], weight[idx])
         loss = q_loss + p_loss
         opt.zero_grad()
         loss.backward()
@@ -178,12 +193,14 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
             f.write(json.dumps(row | {"seconds": round(time.time() - t0, 1)}) + "\n")
             f.flush()
 
-        history = fit(net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16)
+        history = fit(
+            net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight
+        )
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
-        "bf16": args.bf16, "lr": args.lr, "data": [str(p) for p in args.data],
-        "init": str(args.init) if args.init else None,
+        "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
+        "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
     }  # fmt: skip
@@ -229,6 +246,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--steps", type=int, default=20_000)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--hard-weight", type=float, default=1.0, help="weight of the positions "
+                   "with a losing legal move (where a choice matters)")  # fmt: skip
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--eval-seeds", default="val[:300]")
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")

@@ -129,3 +129,21 @@ def test_training_goes_on_from_a_network_and_reads_several_files(tmp_path):
     trained = CardNet.load(tmp_path / "run" / f"cards_{r['positions']}_s0" / "net.npz")
     for k, v in start.w.items():  # zero steps: the starting weights, as stored (float16)
         assert np.array_equal(trained.w[k], v.astype(np.float16).astype(np.float32)), k
+
+
+def test_losses_weigh_positions_and_at_weight_one_are_the_plain_means():
+    g = torch.Generator().manual_seed(0)
+    out = torch.randn(5, 2, 327, generator=g)
+    legal = torch.rand(5, 327, generator=g) < 0.05
+    legal[:, 0] = True
+    wins = (torch.rand(5, 327, generator=g) < 0.5).float() * legal
+    teacher = torch.zeros(5, dtype=torch.long)
+    q, p = train_cards.losses(out, legal, wins, teacher, torch.ones(5))
+    bce = torch.nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
+    assert torch.allclose(q, bce[legal].mean())
+    pol = out[:, 0].masked_fill(~legal, -1e9)
+    assert torch.allclose(p, torch.nn.functional.cross_entropy(pol, teacher))
+    heavy = torch.tensor([1e6, 1.0, 1.0, 1.0, 1.0])  # position 0 alone, nearly
+    q0, p0 = train_cards.losses(out, legal, wins, teacher, heavy)
+    assert torch.allclose(q0, bce[0][legal[0]].mean(), atol=1e-4)
+    assert torch.allclose(p0, torch.nn.functional.cross_entropy(pol[:1], teacher[:1]), atol=1e-4)
