@@ -9,7 +9,6 @@ which says what tests without search could still gain (the method: docs/experime
 from __future__ import annotations
 
 import argparse
-import csv
 from collections import Counter
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from pyramid_env.agents import make_agent
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.lab.fatal import first_fatal
-from pyramid_env.lab.tables import markdown_table
+from pyramid_env.lab.tables import markdown_table, write_csv
 from pyramid_env.seeds import seed_set
 
 ROOT = Path(__file__).parents[1]
@@ -50,10 +49,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         rows.append(row)
         print(row, flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "fatal_moves.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(args.out / "fatal_moves.csv", rows)
     print(f"\n{machine()}\n")
     columns = {"agent": "agent", "lost_winnable": "winnable deals lost",
                "hidden_pyramid": "hidden: pyramid", "hidden_order": "hidden: order",

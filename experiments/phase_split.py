@@ -11,7 +11,6 @@ method: docs/experiments.md).
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from pyramid_env.agents.phase_split import PhaseSplit
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.tables import markdown_table
+from pyramid_env.lab.tables import markdown_table, write_csv
 
 ROOT = Path(__file__).parents[1]
 
@@ -84,10 +83,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             )
             print(rows[-1], flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "phase_split.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(args.out / "phase_split.csv", rows)
     print(f"\n{machine()}\n")
     header = ["rules", "agent (hidden phase, then known)", "wins", "of the solver's"]
     cells = ([r["rules"], r["agent"], f"{r['wins']} / {r['solver_wins']}",

@@ -11,7 +11,6 @@ defaults in ``GreedyAgent.WEIGHTS`` are the best point of the run quoted in the 
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from tqdm import tqdm
 
 from pyramid_env.agents import GreedyAgent
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.tables import write_csv
 
 GRID = {
     "exposed": [1.0, 3.0, 6.0],
@@ -47,10 +47,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         row["total"] = sum(row[r] for r in args.rules)
         rows.append(row)
     rows.sort(key=lambda r: -r["total"])
-    with open(args.out / "tune_greedy.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(args.out / "tune_greedy.csv", rows)
     default = next(r for r in rows if all(r[k] == GreedyAgent.WEIGHTS[k] for k in GRID))
     for r in [*rows[:5], default]:
         print(r)
