@@ -1,37 +1,96 @@
-"""Env speed: one PyramidEnv stepping random masked actions, observation and mask included.
+"""Env speed in one run: the engine, the single env, the vector env per form, and their yardsticks.
 
-    python -m experiments.bench_env --steps 100000 --repeats 3
+    python -m experiments.bench_env --steps 100000 --repeats 3 --vector 64 256 1024
 
-Each step reads ``info["action_mask"]``, picks a legal action uniformly and calls ``step``
-(resets included). CartPole-v1 (raw env, random actions) is timed in the same run for scale.
-``--vector N`` also times ``PyramidVectorEnv`` of N games against Gymnasium's ``SyncVectorEnv``
-of N ``PyramidEnv`` (total steps/s). Issue 4's targets: 50,000 steps/s for the single env, and
-5x ``SyncVectorEnv`` at 64 games.
+Every entry plays random legal actions (uniform over the mask, chosen outside the clock) and
+counts the steps of all its games per second of the process's own CPU time: the machine is
+shared, and CPU time is what the code costs, whatever else runs. Resets are inside the clock.
+
+- ``engine``: random playouts on the engine's fast path (``legal_ids`` / ``apply``), no env.
+- ``PyramidEnv`` and ``gym.make``: one game (the latter with Gymnasium's wrappers), beside
+  ``CartPole-v1`` raw and through ``gym.make``.
+- ``vector N form``: :class:`~pyramid_env.env.vector.PyramidVectorEnv` of N games, per
+  observation form (``--forms``: ``onehot:uint8`` is ``obs_dtype="uint8"``); ``sync N``:
+  Gymnasium's ``SyncVectorEnv`` of N ``PyramidEnv`` (the smallest N only: it is slow).
+- ``numpy N form``: the numpy vector env this one replaced, from the git ref ``--numpy-ref``
+  (default: the tag ``numpy-vector-env``), extracted to a temporary folder and timed in a child
+  process in the same run; skipped if the ref is missing.
+
+Issue 30's targets: vector 256 onehot >= 8x numpy 256 onehot; single env through ``gym.make``
+>= 1.0x ``gym.make("CartPole-v1")``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
-from pyramid_env.env import PyramidEnv
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def env_steps(rules: str, obs_mode: str, steps: int, seed: int) -> float:
-    env = PyramidEnv(rules, obs_mode=obs_mode, max_steps=500)
+def clock() -> float:
+    return time.process_time()
+
+
+def engine_steps(rules: str, steps: int, seed: int) -> float:
+    from pyramid_env.engine import state as st
+    from pyramid_env.engine.moves import MOVES
+
+    rng = np.random.default_rng(seed)
+    s = st.State(int(rng.integers(2**63)), rules)
+    spent = 0.0
+    for _ in range(steps):
+        start = clock()
+        ids = st.legal_ids(s)
+        if not ids or s.recycles > 50:
+            s = st.State(int(rng.integers(2**63)), rules)
+            spent += clock() - start
+            continue
+        pick = ids[int(rng.integers(len(ids)))] if len(ids) > 1 else ids[0]
+        st.apply(s, MOVES[pick])
+        spent += clock() - start
+    return steps / spent
+
+
+def env_steps(make, steps: int, seed: int) -> float:
+    """Steps/s of one env under random masked actions (``make()`` builds it)."""
+    env = make()
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
-    start = time.perf_counter()
+    spent = 0.0
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
-        _, _, term, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        action = int(legal[rng.integers(len(legal))])
+        start = clock()
+        _, _, term, trunc, info = env.step(action)
         if term or trunc:
             _, info = env.reset()
-    return steps / (time.perf_counter() - start)
+        spent += clock() - start
+    return steps / spent
+
+
+def cartpole_steps(make, steps: int, seed: int) -> float:
+    env = make()
+    env.reset(seed=seed)
+    actions = np.random.default_rng(seed).integers(2, size=steps).tolist()
+    spent = 0.0
+    for a in actions:
+        start = clock()
+        _, _, term, trunc, _ = env.step(a)
+        if term or trunc:
+            env.reset()
+        spent += clock() - start
+    return steps / spent
 
 
 def vector_steps(vec: gym.vector.VectorEnv, steps: int, seed: int) -> float:
@@ -39,59 +98,120 @@ def vector_steps(vec: gym.vector.VectorEnv, steps: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
     _, info = vec.reset(seed=seed)
     n = vec.num_envs
-    start = time.perf_counter()
-    for _ in range(max(1, steps // n)):
+    rounds = max(1, steps // n)
+    spent = 0.0
+    for _ in range(rounds):
         masks = info["action_mask"]
-        u = rng.random(masks.shape) * masks  # a uniform legal action per row, vectorised
-        _, _, _, _, info = vec.step(u.argmax(axis=1))
-    return n * max(1, steps // n) / (time.perf_counter() - start)
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)  # uniform legal per row
+        start = clock()
+        _, _, _, _, info = vec.step(actions)
+        spent += clock() - start
+    return n * rounds / spent
 
 
-def cartpole_steps(steps: int, seed: int) -> float:
-    env = gym.make("CartPole-v1").unwrapped
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    for _ in range(steps):
-        _, _, term, trunc, _ = env.step(int(rng.integers(2)))
-        if term or trunc:
-            env.reset()
-    return steps / (time.perf_counter() - start)
+def numpy_child(tree: str, rules: str, sizes: list[int], forms: list[str], steps: int,
+                repeats: int) -> dict[str, float]:  # fmt: skip
+    """The old numpy vector env's figures, timed in a child process on the extracted ``tree``."""
+    code = (
+        "import json, sys, statistics\n"
+        f"sys.path.insert(0, {tree!r})\n"
+        f"sys.path.insert(1, {str(ROOT)!r})\n"
+        "from experiments.bench_env import vector_steps\n"
+        "import pyramid_env.env.vector as v\n"
+        f"assert v.__file__.startswith({tree!r}), v.__file__\n"
+        "out = {}\n"
+        f"for n in {sizes!r}:\n"
+        f"    for form in {forms!r}:\n"
+        f"        vec = v.PyramidVectorEnv(n, rules={rules!r}, obs_mode=form)\n"
+        f"        runs = [vector_steps(vec, {steps}, r) for r in range({repeats})]\n"
+        "        out[f'numpy {n} {form}'] = statistics.median(runs)\n"
+        "print(json.dumps(out))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=tree)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    if done.returncode:
+        print(done.stderr[-2000:], file=sys.stderr)
+        return {}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def extract(ref: str, into: str) -> bool:
+    """``ref``'s package folder extracted into ``into`` (False if git or the ref is missing)."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "pyramid_env"], capture_output=True
+        )
+        if archive.returncode:
+            return False
+        subprocess.run(["tar", "-x", "-C", into], input=archive.stdout, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> dict[str, int]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rules", nargs="+", default=["relaxed", "msc"])
-    p.add_argument("--obs-mode", default="dict")
+    p.add_argument("--rules", default="relaxed")
     p.add_argument("--steps", type=int, default=100_000)
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--vector", type=int, default=0, help="also time vector envs of N games")
-    args = p.parse_args(argv)
-    out = {}
-    for rules in args.rules:
-        runs = [env_steps(rules, args.obs_mode, args.steps, r) for r in range(args.repeats)]
-        out[rules] = round(statistics.median(runs))
-    out["CartPole-v1"] = round(
-        statistics.median(cartpole_steps(args.steps, r) for r in range(args.repeats))
+    p.add_argument("--vector", type=int, nargs="*", default=[64, 256, 1024])
+    p.add_argument(
+        "--forms",
+        nargs="+",
+        default=["dict", "flat", "onehot", "counts", "compact", "onehot:uint8"],
+        help="observation forms: an obs_mode, or obs_mode:obs_dtype",
     )
-    if args.vector:
-        from pyramid_env.env import PyramidVectorEnv
+    p.add_argument("--numpy-ref", default="numpy-vector-env")
+    p.add_argument("--json", help="write the figures to this file too")
+    args = p.parse_args(argv)
+    from pyramid_env.env import PyramidEnv, PyramidVectorEnv
 
-        rules = args.rules[0]
-        ours = PyramidVectorEnv(args.vector, rules=rules, obs_mode=args.obs_mode)
+    rules, steps, reps = args.rules, args.steps, args.repeats
+
+    def median(fn, *a) -> int:
+        return round(statistics.median(fn(*a, r) for r in range(reps)))
+
+    out: dict[str, int] = {}
+    out["engine"] = median(engine_steps, rules, steps)
+    out["PyramidEnv"] = median(env_steps, lambda: PyramidEnv(rules, obs_mode="onehot"), steps)
+    out["gym.make PyramidEnv"] = median(
+        env_steps, lambda: gym.make("pyramid_env:PyramidSolitaire-v0", rules=rules,
+                                    obs_mode="onehot"), steps,
+    )  # fmt: skip
+    out["CartPole-v1 raw"] = median(
+        cartpole_steps, lambda: gym.make("CartPole-v1").unwrapped, steps
+    )
+    out["gym.make CartPole-v1"] = median(cartpole_steps, lambda: gym.make("CartPole-v1"), steps)
+    for n in args.vector:
+        for form in args.forms:
+            mode, _, dtype = form.partition(":")
+            vec = PyramidVectorEnv(n, rules=rules, obs_mode=mode, obs_dtype=dtype or "float32")
+            out[f"vector {n} {form}"] = median(vector_steps, vec, steps)
+    if args.vector:
+        n = min(args.vector)
         sync = gym.vector.SyncVectorEnv(
-            [
-                lambda: gym.make(
-                    "pyramid_env:PyramidSolitaire-v0", rules=rules, obs_mode=args.obs_mode
-                )
-            ]
-            * args.vector
+            [lambda: gym.make("pyramid_env:PyramidSolitaire-v0", rules=rules, obs_mode="onehot")]
+            * n
         )
-        for name, vec in ((f"vector{args.vector}", ours), (f"sync{args.vector}", sync)):
-            runs = [vector_steps(vec, args.steps, r) for r in range(args.repeats)]
-            out[name] = round(statistics.median(runs))
+        out[f"sync {n} onehot"] = median(vector_steps, sync, steps)
+        with tempfile.TemporaryDirectory() as tree:
+            if extract(args.numpy_ref, tree):
+                forms = [f for f in args.forms if ":" not in f and f != "compact"]  # theirs
+                old = numpy_child(tree, rules, args.vector, forms, steps, reps)
+                out |= {k: round(v) for k, v in old.items()}
+            else:
+                print(f"(no git ref {args.numpy_ref!r}: the numpy vector env is not timed)")
+    cart = out["gym.make CartPole-v1"]
     for name, sps in out.items():
-        print(f"{name:>12}: {sps:>8,} steps/s (median of {args.repeats})")
+        note = ""
+        if name.startswith("vector "):
+            base = out.get("numpy " + name[len("vector ") :])
+            note = f"  x{sps / base:.2f} numpy" if base else ""
+        elif "PyramidEnv" in name or name == "engine":
+            note = f"  x{sps / cart:.2f} gym.make CartPole"
+        print(f"{name:>24}: {sps:>10,} steps/s{note}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
     return out
 
 

@@ -16,8 +16,9 @@ mask of pyramid slots holding their card), ``left`` (24-bit mask over the stock 
 cards still in play), ``ptr`` (cycle positions below it are on the waste), ``drawn`` (the
 drawn-card spot holds the highest live card below ``ptr``) and ``recycles``.
 
-The numpy rules of the vector env (:mod:`pyramid_env.env.batch`) are the one other statement of
-these rules, on arrays; tests compare them with the engine on every rule variant.
+The vector env's compiled step (:mod:`pyramid_env.env.kernel`) compiles them too, the move
+generator (:func:`removals`) and a move (:func:`play`) included, so the vector env has no
+statement of the rules of its own.
 """
 
 from __future__ import annotations
@@ -144,6 +145,119 @@ def unkey(packed: int, k: Knobs) -> tuple[int, int, int, int, int]:
     recycles = 0 if k.max_recycles < 0 else packed >> 58
     return (packed & 0xFFFFFFF, packed >> 28 & 0xFFFFFF, packed >> 52 & 31, packed >> 57 & 1,
             recycles)  # fmt: skip
+
+
+def exposed_slots(pyr: int, cover: Any) -> int:
+    """Slots holding a card that no card covers, as a mask (``cover[i]``: slot ``i``'s coverers)."""
+    exp = 0
+    m = pyr
+    while m:
+        i = (m & -m).bit_length() - 1
+        m &= m - 1
+        if not pyr & cover[i]:
+            exp |= 1 << i
+    return exp
+
+
+def removals(pyr: int, exp: int, left: int, ptr: int, drawn: int, prank: Any, srank: Any,
+             cover: Any, king_id: Any, pair_id: Any, k: Knobs, out: Any) -> int:  # fmt: skip
+    """The legal removals' move ids written into ``out``; returns how many (in no set order).
+
+    A King alone (exposed, waste top or second stock card), two exposed pyramid cards summing
+    to 13, a card with its last coverer (``covering_pair``: the coverer is then exposed), a
+    pyramid card with a playable stock card, or the two playable stock cards together
+    (``stock_pairs``). Draw and recycle are not removals: the caller adds them.
+
+    Args:
+        pyr: the pyramid slots holding a card (mask).
+        exp: those of them exposed (:func:`exposed_slots`).
+        left: the live stock cycle (mask).
+        ptr: cycle positions below it are on the waste.
+        drawn: the drawn-card spot holds a card.
+        prank: rank of each pyramid slot's card (28 entries).
+        srank: rank of each stock cycle card (24 entries).
+        cover: ``cover[i]``, the slots directly covering slot ``i`` (a mask).
+        king_id: ``king_id[place]``, the id of the King move at a place (30 entries).
+        pair_id: ``pair_id[a * 30 + b]``, the id of the pair move of places ``a`` and ``b``.
+        k: the rules.
+        out: room for the ids (at most 64 are ever legal at once).
+    """
+    n = 0
+    m = exp
+    while m:
+        i = (m & -m).bit_length() - 1
+        m &= m - 1
+        r = prank[i]
+        if r == KING:
+            out[n] = king_id[i]
+            n += 1
+            continue
+        o = m  # the exposed slots after i: each pair once
+        while o:
+            j = (o & -o).bit_length() - 1
+            o &= o - 1
+            if prank[j] + r == TARGET:
+                out[n] = pair_id[i * 30 + j]
+                n += 1
+    if k.covering_pair:
+        m = pyr & ~exp
+        while m:
+            i = (m & -m).bit_length() - 1
+            m &= m - 1
+            c = pyr & cover[i]
+            if not c & (c - 1):  # one coverer left: is it exposed and a partner?
+                j = c.bit_length() - 1
+                if exp >> j & 1 and prank[i] + prank[j] == TARGET:
+                    out[n] = pair_id[i * 30 + j]
+                    n += 1
+    if left & ((1 << ptr) - 1) or k.face_up_top:
+        w, d = tops(left, ptr, drawn, k)
+        for place in range(28, 30):  # the waste top, then the second playable stock card
+            idx = w if place == 28 else d
+            if idx < 0:
+                continue
+            r = srank[idx]
+            if r == KING:
+                out[n] = king_id[place]
+                n += 1
+                continue
+            m = exp
+            while m:
+                i = (m & -m).bit_length() - 1
+                m &= m - 1
+                if prank[i] + r == TARGET:
+                    out[n] = pair_id[i * 30 + place]
+                    n += 1
+        if k.stock_pairs and w >= 0 and d >= 0 and srank[w] + srank[d] == TARGET:
+            out[n] = pair_id[28 * 30 + 29]
+            n += 1
+    return n
+
+
+def play(pyr: int, left: int, ptr: int, drawn: int, recycles: int, move: int, a: int, b: int,
+         k: Knobs) -> tuple[int, int, int, int, int]:  # fmt: skip
+    """The position after move id ``move`` of places ``a``, ``b`` (-1 where none), unchecked.
+
+    Id 0 draws, 1 recycles; any other takes its places' cards: a pyramid slot (below 28), the
+    waste top (28) or the second playable stock card (29). Returns ``(pyr, left, ptr, drawn,
+    recycles)``, as :func:`pyramid_env.engine.state.apply` leaves them.
+    """
+    if move == 0:
+        return pyr, left, advance(left, ptr, k), 1 if k.drawn_spot else drawn, recycles
+    if move == 1:
+        return pyr, left, 0, 0, recycles + 1
+    if a >= 28 or b >= 28:
+        w, d = tops(left, ptr, drawn, k)
+        if a == 28 or b == 28:
+            left ^= 1 << w
+        if a == 29 or b == 29:
+            left ^= 1 << d
+            drawn = 0
+    if 0 <= a < 28:
+        pyr ^= 1 << a
+    if 0 <= b < 28:
+        pyr ^= 1 << b
+    return pyr, left, ptr, drawn, recycles
 
 
 def nothing_can_help(pyr: int, exposed: int, left: int, prank: Any, stock_of: Any,
@@ -445,8 +559,8 @@ def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
 
 
 PRIMITIVES = (
-    tops, face_up, advance, can_recycle, is_won, key, unkey, nothing_can_help, reachable,
-    class_short, pair_matching, class_unmatched, removal_cycle, stock_stranded, removals_needed,
-    stock_ranks_needed, draws_needed,
+    tops, face_up, exposed_slots, removals, play, advance, can_recycle, is_won, key, unkey,
+    nothing_can_help, reachable, class_short, pair_matching, class_unmatched, removal_cycle,
+    stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
 )  # fmt: skip
 """Every function above: the kernel registers each for compilation."""

@@ -24,22 +24,23 @@ nor ever turned face up) and the recycles left, one-hot (none, one, two, three o
 unlimited). Unseen ranks are a count anyone can make (52 cards minus those seen), never their
 order; with ``observe_stock="full"`` nothing is unseen.
 
-:func:`encode_rows` is the encoder, over arrays of positions (one row per game): the vector env
-calls it on all its games at once. :class:`Encoder` is the single env's path for one position,
-on the engine's ints; a row of :func:`encode_rows` costs a few dozen numpy calls, far more than
-this, so the single env does not go through it, and tests check that the two agree.
+:class:`Encoder` is the single env's encoder, on the engine's ints; the vector env writes the
+same layout for all its games in its compiled step (:mod:`pyramid_env.env.kernel`), and tests
+check that the two agree step for step. The compact form (``obs_mode="compact"``,
+:func:`compact`) is one row of small integers per card place, uint8, for networks that embed
+cards as tokens.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.layout import SHAPES, SLOTS
-from pyramid_env.engine.primitives import Knobs
 from pyramid_env.engine.state import STOCK_SIZE, State
-from pyramid_env.env import batch
 
 PIECES: tuple[tuple[str, int, int], ...] = (
     ("pyramid", SLOTS, 13),
@@ -50,7 +51,6 @@ PIECES: tuple[tuple[str, int, int], ...] = (
 )
 FLAT_SIZE = sum(n for _, n, _ in PIECES)
 UNKNOWN = 14
-_SHIFT = np.arange(STOCK_SIZE, dtype=np.int64)
 
 
 def _bits28(mask: int) -> np.ndarray:
@@ -78,10 +78,10 @@ def dict_space() -> spaces.Dict:
     )
 
 
-def flat_space() -> spaces.Box:
-    """The flat ``Box`` form: the pieces concatenated as float32."""
-    high = np.concatenate([np.full(n, h, np.float32) for _, n, h in PIECES])
-    return spaces.Box(np.zeros(FLAT_SIZE, np.float32), high, dtype=np.float32)
+def flat_space(dtype: Any = np.float32) -> spaces.Box:
+    """The flat ``Box`` form: the pieces concatenated, as float32 (or uint8: all fit)."""
+    high = np.concatenate([np.full(n, h, dtype) for _, n, h in PIECES])
+    return spaces.Box(np.zeros(FLAT_SIZE, dtype), high, dtype=dtype)
 
 
 def unseen_ranks(srank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
@@ -111,83 +111,11 @@ def rank_maps(n: int, rng: np.random.Generator) -> np.ndarray:
     return maps
 
 
-def encode_rows(
-    pyr: np.ndarray,
-    left: np.ndarray,
-    ptr: np.ndarray,
-    drawn: np.ndarray,
-    recycles: np.ndarray,
-    prank: np.ndarray,
-    srank: np.ndarray,
-    seen: np.ndarray,
-    k: Knobs,
-    reveal_stock: bool,
-    *,
-    with_unseen: bool = False,
-    present: np.ndarray | None = None,
-    exposed: np.ndarray | None = None,
-    tops: tuple[np.ndarray, np.ndarray] | None = None,
-) -> dict[str, np.ndarray]:
-    """The observations of N positions at once, each piece with the games on axis 0.
-
-    Every piece is worked out on arrays, with the rules' array statement
-    (:mod:`pyramid_env.env.batch`) for the playable stock cards, so N games cost a few dozen
-    numpy calls rather than N encoder calls.
-
-    Args:
-        pyr: (N,) int64, the pyramid slots holding a card, as :class:`State` holds them.
-        left: (N,) int64, the live stock cycle.
-        ptr: (N,) int64, cycle positions below it are on the waste.
-        drawn: (N,) int64, the drawn-card spot holds a card.
-        recycles: (N,) int64, turns of the waste used.
-        prank: (N, 28) ranks of each deal's pyramid.
-        srank: (N, 24) ranks of each deal's stock cycle.
-        seen: (N,) int64, the cycle cards ever turned face up (ignored with ``reveal_stock``).
-        k: the rules.
-        reveal_stock: show the whole stock order (``observe_stock="full"``).
-        with_unseen: add the piece ``"unseen"`` (:func:`unseen_ranks`), for the counts form.
-        present: :func:`~pyramid_env.env.batch.present` of ``pyr``, if the caller has it
-            already (the vector env does, from its legal moves).
-        exposed: :func:`~pyramid_env.env.batch.exposed`, likewise.
-        tops: :func:`~pyramid_env.env.batch.tops`, likewise.
-    """
-    if present is None:
-        present = batch.present(pyr)
-    if exposed is None:
-        exposed = batch.exposed(pyr, present)
-    w, d = batch.tops(left, ptr, drawn, k) if tops is None else tops
-    lf = left[:, None]
-    live = ((lf >> _SHIFT) & 1).astype(np.int8)
-    known = live if reveal_stock else (((seen[:, None] & lf) >> _SHIFT) & 1).astype(np.int8)
-    on_waste = _SHIFT < ptr[:, None]
-    where = live * (1 + on_waste).astype(np.int8)  # 1: in the stock, face down; 2: on the waste
-    for top, value in ((w, 3), (d, 4)):  # the waste top; the drawn / face-up stock card
-        rows = np.flatnonzero(top >= 0)
-        where[rows, top[rows]] = value
-    counters = np.empty((len(pyr), 5), np.int16)
-    counters[:, 0] = np.minimum(recycles + 1, 255)
-    counters[:, 1] = 255 if k.max_recycles < 0 else k.max_recycles - recycles
-    counters[:, 2] = (live * ~on_waste).sum(axis=1)
-    counters[:, 3] = live.sum(axis=1) - counters[:, 2] - drawn
-    counters[:, 4] = batch.popcount(pyr)
-    obs = {
-        "pyramid": np.where(present, prank, np.int8(0)),
-        "exposed": exposed.astype(np.int8),
-        "stock": np.where(known == 1, srank, live * np.int8(UNKNOWN)),
-        "stock_where": where,
-        "counters": counters,
-    }
-    if with_unseen:
-        obs["unseen"] = unseen_ranks(srank, live - known)
-    return obs
-
-
 class Encoder:
     """Turns positions of one deal into observations; holds the deal's rank tables.
 
-    The single env's encoder: the same observation as one row of :func:`encode_rows`, from the
-    engine's ints and per-shape tables, since numpy calls on one row would cost more than all
-    of this.
+    The single env's encoder, from the engine's ints and per-shape tables: the same
+    observation as a row of the vector env's compiled encoder.
     """
 
     def __init__(self, s: State, reveal_stock: bool) -> None:
@@ -234,9 +162,9 @@ class Encoder:
         return obs
 
 
-def flatten(obs: dict[str, np.ndarray]) -> np.ndarray:
+def flatten(obs: dict[str, np.ndarray], dtype: Any = np.float32) -> np.ndarray:
     """The flat form of a ``Dict`` observation, or of a batch of them (leading axes kept)."""
-    return np.concatenate([obs[name] for name, _, _ in PIECES], axis=-1).astype(np.float32)
+    return np.concatenate([obs[name] for name, _, _ in PIECES], axis=-1).astype(dtype)
 
 
 # The one-hot form: every categorical piece as one-hot rows, the counters scaled to [0, 1].
@@ -245,28 +173,39 @@ _COUNTER_SCALE = np.array([255, 255, STOCK_SIZE, STOCK_SIZE, SLOTS], np.float32)
 ONEHOT_SIZE = SLOTS * 14 + SLOTS + STOCK_SIZE * 15 + STOCK_SIZE * 5 + 5
 
 
-def onehot_space() -> spaces.Box:
-    """The one-hot ``Box`` form (``obs_mode="onehot"``), 905 float32 numbers in [0, 1]."""
-    return spaces.Box(0.0, 1.0, (ONEHOT_SIZE,), np.float32)
+def onehot_space(dtype: Any = np.float32) -> spaces.Box:
+    """The one-hot ``Box`` form (``obs_mode="onehot"``): 905 float32 numbers in [0, 1].
+
+    With ``dtype=np.uint8`` the one-hot rows are 0 or 1 and the counters come as they are
+    (0..255, 0..24, 0..28: a network divides them itself), a quarter of the bytes.
+    """
+    if dtype == np.float32:
+        return spaces.Box(0.0, 1.0, (ONEHOT_SIZE,), np.float32)
+    high = np.ones(ONEHOT_SIZE, np.uint8)
+    high[-5:] = _COUNTER_SCALE
+    return spaces.Box(np.zeros(ONEHOT_SIZE, np.uint8), high, dtype=np.uint8)
 
 
-def onehot(obs: dict[str, np.ndarray]) -> np.ndarray:
+def onehot(obs: dict[str, np.ndarray], dtype: Any = np.float32) -> np.ndarray:
     """The one-hot form of a ``Dict`` observation, or of a batch of them (leading axes kept).
 
     Ranks and places are categories, not quantities (a 7 is not "more" than a 6 for pairing),
     so a network learns faster from one-hot rows than from the raw numbers of the flat form.
     Layout: pyramid 28 x 14 (rank 0..13), exposed 28, stock 24 x 15 (0..14), stock_where
-    24 x 5 (0..4), counters 5 divided by (255, 255, 24, 24, 28).
+    24 x 5 (0..4), counters 5 divided by (255, 255, 24, 24, 28) (not divided in uint8).
     """
     parts = []
     for name, k in _ONEHOT:
         x = obs[name]
         if k == 1:
-            parts.append(x.astype(np.float32))
+            parts.append(x.astype(dtype))
         else:
-            hot = np.eye(k, dtype=np.float32)[x]
+            hot = np.eye(k, dtype=dtype)[x]
             parts.append(hot.reshape(*x.shape[:-1], x.shape[-1] * k))
-    parts.append(obs["counters"].astype(np.float32) / _COUNTER_SCALE)
+    if dtype == np.float32:
+        parts.append(obs["counters"].astype(np.float32) / _COUNTER_SCALE)
+    else:  # uint8: the counters as they are (all within 0..255)
+        parts.append(obs["counters"].astype(dtype))
     return np.concatenate(parts, axis=-1)
 
 
@@ -275,12 +214,21 @@ PASSES_LEFT = 4  # recycles left: none, one, two, three or more (or unlimited)
 COUNTS_SIZE = ONEHOT_SIZE + 13 + PASSES_LEFT
 
 
-def counts_space() -> spaces.Box:
-    """The counts ``Box`` form (``obs_mode="counts"``), 922 float32 numbers in [0, 1]."""
-    return spaces.Box(0.0, 1.0, (COUNTS_SIZE,), np.float32)
+def counts_space(dtype: Any = np.float32) -> spaces.Box:
+    """The counts ``Box`` form (``obs_mode="counts"``), 922 float32 numbers in [0, 1].
+
+    With ``dtype=np.uint8``: the one-hot form's uint8 layout, the unseen counts as they are
+    (0..4), the recycles left one-hot.
+    """
+    if dtype == np.float32:
+        return spaces.Box(0.0, 1.0, (COUNTS_SIZE,), np.float32)
+    high = np.ones(COUNTS_SIZE, np.uint8)
+    high[ONEHOT_SIZE - 5 : ONEHOT_SIZE] = _COUNTER_SCALE
+    high[ONEHOT_SIZE : ONEHOT_SIZE + 13] = 4
+    return spaces.Box(np.zeros(COUNTS_SIZE, np.uint8), high, dtype=np.uint8)
 
 
-def counts(obs: dict[str, np.ndarray]) -> np.ndarray:
+def counts(obs: dict[str, np.ndarray], dtype: Any = np.float32) -> np.ndarray:
     """The counts form of a ``Dict`` observation holding ``"unseen"`` (or of a batch of them).
 
     The one-hot form, then the unseen cards of each rank divided by 4, then the recycles left
@@ -289,6 +237,51 @@ def counts(obs: dict[str, np.ndarray]) -> np.ndarray:
     rather than left for it to work out from the pyramid and the seen stock.
     """
     recycles_left = obs["counters"][..., 1].astype(np.int64)  # 255: unlimited
-    passes = np.eye(PASSES_LEFT, dtype=np.float32)[np.minimum(recycles_left, PASSES_LEFT - 1)]
-    unseen = obs["unseen"].astype(np.float32) / 4
-    return np.concatenate([onehot(obs), unseen, passes], axis=-1)
+    passes = np.eye(PASSES_LEFT, dtype=dtype)[np.minimum(recycles_left, PASSES_LEFT - 1)]
+    unseen = obs["unseen"].astype(dtype)
+    if dtype == np.float32:
+        unseen /= 4
+    return np.concatenate([onehot(obs, dtype), unseen, passes], axis=-1)
+
+
+# The compact form: one row of small integers per card place, and a row of counters.
+COMPACT_SHAPE = (53, 5)
+COMPACT_WHERE = ("gone", "stock", "waste", "waste top", "second stock card", "covered", "exposed")
+
+
+def compact_space() -> spaces.Box:
+    """The compact ``Box`` form (``obs_mode="compact"``): (53, 5) uint8, see :func:`compact`."""
+    high = np.zeros(COMPACT_SHAPE, np.uint8)
+    high[:52] = (14, 51, len(COMPACT_WHERE) - 1, 1, 1)
+    high[52] = (255, 255, 24, 24, 28)
+    return spaces.Box(np.zeros(COMPACT_SHAPE, np.uint8), high, dtype=np.uint8)
+
+
+def compact(obs: dict[str, np.ndarray]) -> np.ndarray:
+    """The compact form of a ``Dict`` observation, or of a batch of them: (..., 53, 5) uint8.
+
+    One row per card place, for a network to embed as tokens (265 bytes a game, against
+    3,620 for the float32 one-hot form): rows 0-27 the pyramid slots, 28-51 the stock cycle
+    places (deal cards 29..52), each ``(rank, place, where, playable, seen)``: ``rank`` 0 gone,
+    1..13, 14 unseen; ``place`` the row's own number; ``where`` an index into
+    :data:`COMPACT_WHERE` (0 gone, 1 in the stock face down, 2 on the waste under the top,
+    3 the waste top, 4 the drawn card or face-up stock top, 5 a covered pyramid card,
+    6 an exposed one); ``playable`` 1 if the card can be removed now (an exposed pyramid
+    card, the waste top, the second stock card); ``seen`` 1 if the rank is shown. Row 52: the
+    five counters, as in the dict form.
+    """
+    lead = obs["pyramid"].shape[:-1]
+    out = np.zeros((*lead, *COMPACT_SHAPE), np.uint8)
+    pyramid, exposed = obs["pyramid"], obs["exposed"]
+    stock, where = obs["stock"], obs["stock_where"]
+    out[..., :28, 0] = pyramid
+    out[..., 28:52, 0] = stock
+    out[..., :52, 1] = np.arange(52)
+    out[..., :28, 2] = np.where(pyramid != 0, 5 + exposed, 0)
+    out[..., 28:52, 2] = where
+    out[..., :28, 3] = exposed
+    out[..., 28:52, 3] = where >= 3
+    out[..., :28, 4] = pyramid != 0
+    out[..., 28:52, 4] = (stock != 0) & (stock != UNKNOWN)
+    out[..., 52, :] = obs["counters"]
+    return out

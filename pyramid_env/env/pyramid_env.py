@@ -3,19 +3,14 @@
 Each rule of an episode is stated once and shared with the vector env
 (:class:`~pyramid_env.env.vector.PyramidVectorEnv`): the score is
 :func:`~pyramid_env.engine.game.points`, the reward :func:`step_reward` (both plain arithmetic,
-so they take one game's numbers or arrays of many), and the episode's end the engine's
-:func:`~pyramid_env.engine.state.is_over` (whose array statement is
-:func:`~pyramid_env.env.batch.is_over`).
+so the vector env's compiled step runs them as they are), and the episode's end the engine's
+:func:`~pyramid_env.engine.state.is_over`. The arguments are checked once into one frozen value,
+:class:`~pyramid_env.env.settings.EnvSettings`, that both envs read.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import inspect
-import math
-import numbers
-from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -23,202 +18,33 @@ import numpy as np
 from gymnasium import spaces
 
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import MAX_DEAL, Deal, deal, decode_code, parse_cards
-from pyramid_env.engine.errors import PyramidError, RulesError, describe
+from pyramid_env.engine.deal import deal
 from pyramid_env.engine.game import score
 from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.engine.notation import format_board
-from pyramid_env.engine.rules import PRESETS, Rules, get_rules
+from pyramid_env.engine.rules import Rules
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS, action_id
-from pyramid_env.seeds import seed_set
-
-OBS_MODES = ("dict", "flat", "onehot", "counts", "pettingzoo", "rllib")
-REWARDS = ("cards", "win", "score")
-DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
-RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
-MAX_STEPS = 10**9  # the top of max_steps and max_idle_passes: counters are int64 arrays
-MAX_ENVS = 1_000_000  # the most games of a vector env
-
-
-# -- input checks: each normalises a value once, here at the boundary, or raises PyramidError ----
-def check_int(
-    name: str, value: Any, low: int, high: int | None = None, high_text: str | None = None
-) -> int:
-    """``value`` as a plain int in ``low..high``; numpy integers count, bools do not.
-
-    ``high_text`` writes ``high`` in the message (``"2**64-1"`` reads better than 20 digits).
-
-    Raises:
-        PyramidError: naming ``name``, the value and the allowed range.
-    """
-    top = high_text or high
-    allowed = f"an integer >= {low}" if high is None else f"an integer in {low}..{top}"
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise PyramidError(f"{name}={describe(value)}: expected {allowed}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        raise PyramidError(f"{name}={value} is out of range: expected {allowed}")
-    return value
-
-
-def check_choice(name: str, value: Any, allowed: tuple[str | None, ...]) -> Any:
-    """``value`` if it is one of ``allowed`` (strings, or None).
-
-    The type is checked first, so an array or a number is refused with a message rather than
-    failing in an ambiguous comparison.
-    """
-    if (value is None or isinstance(value, str)) and value in allowed:
-        return value
-    shown = repr(value) if value is None or isinstance(value, str) else describe(value)
-    raise PyramidError(f"{name}={shown} is not one of {allowed}")
-
-
-def check_seed(seed: Any) -> Any:
-    """A reset seed: ``None``, or an integer >= 0 (numpy integers become ints).
-
-    What Gymnasium takes, checked here so a bad seed is our error, naming it, like every other
-    input (a bool, a float, a negative number; Gymnasium's own would be ``gymnasium.error``).
-
-    Raises:
-        PyramidError: anything else.
-    """
-    if seed is None:
-        return None
-    return check_int("seed", seed, 0)
-
-
-def unknown_arguments(names: Any, own: tuple[str, ...], where: str) -> None:
-    """Refuse names that are neither ``own`` arguments nor rule knobs, listing both.
-
-    Rule knobs reach ``get_rules``; a typo of an env argument would otherwise be reported as an
-    unknown rule, so the check is made here, where both lists are known.
-    """
-    bad = [n for n in names if n not in own and n not in RULE_KNOBS]
-    if not bad:
-        return
-    name = bad[0]
-    if not isinstance(name, str):
-        raise PyramidError(f"{where}: argument names are strings, got {describe(name)}")
-    close = difflib.get_close_matches(name, own + RULE_KNOBS, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise PyramidError(
-        f"unknown argument {name!r} to {where}{hint}; env arguments: {', '.join(own)}; "
-        f"rule knobs: {', '.join(RULE_KNOBS)}"
-    )
-
-
-def check_deals(deals: Any) -> range | list[int] | None:
-    """The deal numbers ``reset`` draws from: ``None``, or a seed set checked by ``seed_set``.
-
-    ``seed_set`` promises what ``draw_deal`` needs: a non-empty set of plain ints in
-    0..2**64-1, no repeats, whose length fits an index.
-    """
-    return None if deals is None else seed_set(deals, field="deals")
-
-
-def check_deal_option(key: Any, value: Any, where: str) -> Deal:
-    """The deal that reset option ``key`` names, checked.
-
-    ``"deal"``: a deal number (or a ``Deal``); ``"code"``: a deal code ``'P2-...'``;
-    ``"cards"``: 52 cards as text or as integers 0..51. Each key takes its own kind of value
-    only (a number under ``"code"`` is refused, not read as a deal number), so a typo cannot
-    deal a different game than the one meant.
-    """
-    if key == "deal":
-        if isinstance(value, Deal):
-            return value
-        return deal(check_int(where, value, 0, MAX_DEAL, "2**64-1"))
-    if key == "code":
-        if not isinstance(value, str):
-            raise PyramidError(f"{where}={describe(value)}: expected a deal code 'P2-...' (str)")
-        return Deal(decode_code(value))
-    if isinstance(value, str):
-        return Deal(parse_cards(value))
-    if isinstance(value, np.ndarray):
-        if value.ndim != 1 or value.dtype.kind not in "iu":
-            raise PyramidError(
-                f"{where}: an array of cards must be 1-d of integers 0..51, got shape "
-                f"{value.shape} of {value.dtype}"
-            )
-        value = value.tolist()
-    if not isinstance(value, list | tuple):
-        raise PyramidError(
-            f"{where}={describe(value)}: expected 52 cards as text ('Ac 2c ...') or as a list "
-            "of integers 0..51"
-        )
-    return Deal(tuple(check_int(f"{where}[{i}]", c, 0, 51) for i, c in enumerate(value)))
-
-
-def check_options(options: Any, allowed: tuple[str, ...] = DEAL_OPTIONS) -> tuple[str, Any]:
-    """``(key, value)`` of the one deal option in reset's ``options``; ``(None, None)`` if none.
-
-    Raises:
-        PyramidError: ``options`` not a dict, an unknown key (``{"seed": 7}`` would otherwise
-            deal at random, unnoticed), or more than one deal option.
-    """
-    if options is None:
-        return None, None
-    if not isinstance(options, Mapping):
-        raise PyramidError(
-            f"options={describe(options)}: expected a dict with one of the keys "
-            f"{', '.join(map(repr, allowed))}, or None"
-        )
-    unknown = [k for k in options if k not in allowed]
-    if unknown:
-        raise PyramidError(
-            f"unknown reset option {unknown[0]!r}: the options are {', '.join(map(repr, allowed))}"
-            " (one of them; leave them out to draw a deal); the seed is reset's seed= argument"
-        )
-    given = [k for k in allowed if k in options]
-    if len(given) > 1:
-        raise PyramidError(
-            f"reset options {', '.join(map(repr, given))} given together: choose the deal with "
-            "one of them"
-        )
-    return (given[0], options[given[0]]) if given else (None, None)
-
-
-def config_arguments(
-    config: dict[Any, Any], given: dict[str, Any], knobs: dict[str, Any]
-) -> dict[str, Any]:
-    """The keyword arguments of a config dict (RLlib's ``env_config``) and those beside it.
-
-    An argument both in the dict and given beside it is refused rather than one of the two
-    dropped unnoticed; an argument left at its default counts as not given.
-
-    Raises:
-        PyramidError: a key that is not a string, a dict under ``"rules"`` or a repeated
-            argument.
-    """
-    out = dict(config)
-    for key in out:
-        if not isinstance(key, str):
-            raise PyramidError(f"config dict key {describe(key)}: keys are argument names (str)")
-    if isinstance(out.get("rules"), dict):
-        raise PyramidError(
-            "config dict: 'rules' in it must be a preset name, a Rules or None, not a dict"
-        )
-    extra = {k: v for k, v in given.items() if not _is_default(k, v)} | knobs
-    for name, value in extra.items():
-        if name in out:
-            raise PyramidError(
-                f"{name} given twice: {out[name]!r} in the config dict and {value!r} beside it"
-            )
-        out[name] = value
-    return out
-
-
-def _is_default(name: str, value: Any) -> bool:
-    default = ENV_DEFAULTS[name]
-    return type(value) is type(default) and value == default
-
-
-def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
-    """A deal number for ``reset`` without options: uniform over ``deals``, or 0..2**63-1."""
-    if deals is None:
-        return int(rng.integers(2**63))
-    return deals[int(rng.integers(len(deals)))]
+from pyramid_env.env.settings import (  # noqa: F401  (the checks' old home: names kept)
+    DEAL_OPTIONS,
+    ENV_ARGS,
+    ENV_DEFAULTS,
+    MAX_ENVS,
+    MAX_STEPS,
+    OBS_MODES,
+    REWARDS,
+    RULE_KNOBS,
+    EnvSettings,
+    check_choice,
+    check_deal_option,
+    check_deals,
+    check_int,
+    check_options,
+    check_seed,
+    config_arguments,
+    draw_deal,
+    unknown_arguments,
+)
 
 
 def step_reward(
@@ -268,9 +94,11 @@ class PyramidEnv(gym.Env):
     the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
     109), ``"onehot"`` (float32 Box of 905, the categorical pieces one-hot: the form for
     networks), ``"counts"`` (float32 Box of 922: the one-hot form, the unseen cards of each rank
-    and the recycles left, what a search over the unseen cards reads), ``"pettingzoo"``
-    (``{"observation", "action_mask"}``) or ``"rllib"``
-    (``{"observations", "action_mask"}``).
+    and the recycles left, what a search over the unseen cards reads), ``"compact"`` (uint8
+    Box of (53, 5): one row per card place, ``(rank, place, where, playable, seen)``, and the
+    counters; see ``observation.compact``), ``"pettingzoo"`` (``{"observation",
+    "action_mask"}``) or ``"rllib"`` (``{"observations", "action_mask"}``). ``obs_dtype="uint8"``
+    gives the flat, one-hot and counts forms in uint8 (counts undivided).
 
     ## Rewards
     ``"cards"``: +1/28 per pyramid card removed (a cleared pyramid sums to 1). ``"win"``: 1 when
@@ -326,6 +154,7 @@ class PyramidEnv(gym.Env):
         render_mode: str | None = None,
         deals: str | range | list[int] | None = None,
         max_idle_passes: int | None = 2,
+        obs_dtype: str = "float32",
         **rule_knobs: Any,
     ) -> None:
         """See the class docstring's Arguments.
@@ -335,66 +164,16 @@ class PyramidEnv(gym.Env):
                 name (listing the env's arguments and the rule knobs), or a rule knob the
                 engine refuses (``RulesError``). Nothing is replaced by a default.
         """
-        if isinstance(rules, dict):  # one config dict (RLlib's env_config): its keys as keywords
-            given = {
-                "observe_stock": observe_stock, "reward": reward, "max_steps": max_steps,
-                "obs_mode": obs_mode, "illegal_action": illegal_action,
-                "illegal_reward": illegal_reward, "terminate_on_dead": terminate_on_dead,
-                "render_mode": render_mode, "deals": deals, "max_idle_passes": max_idle_passes,
-            }  # fmt: skip
-            self.__init__(**config_arguments(rules, given, rule_knobs))
-            return
-        unknown_arguments(rule_knobs, ENV_ARGS, "PyramidEnv")
-        if rules is not None and not isinstance(rules, str | Rules):
-            raise PyramidError(
-                f"rules={describe(rules)}: expected a preset name ({', '.join(PRESETS)}), a "
-                "Rules, a config dict or None"
-            )
-        try:
-            self.rules = get_rules(rules, **rule_knobs)
-        except PyramidError:
-            raise
-        except (ValueError, TypeError) as err:  # the engine's message, as a RulesError
-            raise RulesError(str(err)) from err
-        self.observe_stock = check_choice("observe_stock", observe_stock, ("seen", "full"))
-        self.reward_kind = check_choice("reward", reward, REWARDS)
-        self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ("penalty", "raise"))
-        render_mode = check_choice("render_mode", render_mode, (None, "ansi", "rgb_array", "human"))
-        self.max_steps = check_int("max_steps", max_steps, 1, MAX_STEPS, "10**9")
-        if max_idle_passes is not None:
-            max_idle_passes = check_int("max_idle_passes", max_idle_passes, 1, MAX_STEPS, "10**9")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
-            raise PyramidError(
-                f"illegal_reward={describe(illegal_reward)}: expected a finite real number"
-            )
-        if not math.isfinite(illegal_reward) or abs(illegal_reward) > MAX_STEPS:
-            raise PyramidError(
-                f"illegal_reward={illegal_reward!r}: expected a finite number in -10**9..10**9"
-            )
-        if not isinstance(terminate_on_dead, bool | np.bool_):
-            raise PyramidError(
-                f"terminate_on_dead={describe(terminate_on_dead)}: expected True or False"
-            )
-        # Idle passes end a loop only where nothing else does: unlimited passes.
-        self.max_idle_passes = max_idle_passes if self.rules.passes is None else None
-        self.illegal_reward, self.terminate_on_dead = float(illegal_reward), bool(terminate_on_dead)
-        self.render_mode = render_mode
-        # Deals drawn by reset(): a fixed seed set ("train") keeps training off val and test.
-        self.deals = check_deals(deals)
-        if render_mode in ("rgb_array", "human"):  # fail now, with the fix, if Pillow is missing
-            from pyramid_env.env import rendering  # noqa: F401
+        self.settings = EnvSettings.build(
+            rules, observe_stock=observe_stock, reward=reward, max_steps=max_steps,
+            obs_mode=obs_mode, illegal_action=illegal_action, illegal_reward=illegal_reward,
+            terminate_on_dead=terminate_on_dead, render_mode=render_mode, deals=deals,
+            max_idle_passes=max_idle_passes, obs_dtype=obs_dtype, **rule_knobs,
+        )  # fmt: skip
+        self.render_mode = self.settings.render_mode
         self._window = None
         self.action_space = spaces.Discrete(N_ACTIONS)
-        mask_space = spaces.Box(0, 1, (N_ACTIONS,), np.float32 if obs_mode == "rllib" else np.int8)
-        self.observation_space = {
-            "dict": ob.dict_space(),
-            "flat": ob.flat_space(),
-            "onehot": ob.onehot_space(),
-            "counts": ob.counts_space(),
-            "pettingzoo": spaces.Dict({"observation": ob.flat_space(), "action_mask": mask_space}),
-            "rllib": spaces.Dict({"observations": ob.flat_space(), "action_mask": mask_space}),
-        }[obs_mode]
+        self.observation_space = self.settings.observation_space()
         self.state: st.State | None = None
         self._seed: int | None = None  # the last seed given to reset
 
@@ -532,15 +311,61 @@ class PyramidEnv(gym.Env):
             self._window.close()
             self._window = None
 
+    # -- the settings, read-only: one checked value (:class:`EnvSettings`) -----------------------
+    @property
+    def rules(self) -> Rules:
+        """The rule set in force."""
+        return self.settings.rules
+
+    @property
+    def observe_stock(self) -> str:
+        """``"seen"`` or ``"full"``."""
+        return self.settings.observe_stock
+
+    @property
+    def reward_kind(self) -> str:
+        """The ``reward`` argument: ``"cards"``, ``"win"`` or ``"score"``."""
+        return self.settings.reward
+
+    @property
+    def obs_mode(self) -> str:
+        """The observation form."""
+        return self.settings.obs_mode
+
+    @property
+    def illegal_action(self) -> str:
+        """``"penalty"`` or ``"raise"``."""
+        return self.settings.illegal_action
+
+    @property
+    def illegal_reward(self) -> float:
+        """The reward of an illegal action."""
+        return self.settings.illegal_reward
+
+    @property
+    def terminate_on_dead(self) -> bool:
+        """End the episode at 000's dead deal."""
+        return self.settings.terminate_on_dead
+
+    @property
+    def max_steps(self) -> int:
+        """Truncate after this many steps."""
+        return self.settings.max_steps
+
+    @property
+    def max_idle_passes(self) -> int | None:
+        """Truncate after this many passes without a removal (``None``: never)."""
+        return self.settings.max_idle_passes
+
+    @property
+    def deals(self) -> range | list[int] | None:
+        """The deal numbers ``reset`` draws from (``None``: all)."""
+        return self.settings.deals
+
     @property
     def stops_at_dead_deal(self) -> bool:
-        """The episode ends at 000's dead deal where the rules themselves would play on.
-
-        ``terminate_on_dead``, for rules that do not end a dead deal themselves (where they do,
-        ``legal_ids`` is already empty for one). The vector env reads it too, so both envs end
-        an episode on the same test: :func:`~pyramid_env.engine.state.is_over`.
-        """
-        return self.terminate_on_dead and not self.rules.dead_deal_ends_game
+        """See :attr:`EnvSettings.stops_at_dead_deal`."""
+        return self.settings.stops_at_dead_deal
 
     # -- helpers -------------------------------------------------------------------------------
     def _update(self) -> None:
@@ -557,15 +382,18 @@ class PyramidEnv(gym.Env):
             mask[ids] = 1
 
     def _obs(self) -> Any:
-        obs = self._encoder.encode(self.state, self._seen, self.obs_mode == "counts")
-        if self.obs_mode == "dict":
+        mode = self.settings.obs_mode
+        obs = self._encoder.encode(self.state, self._seen, mode == "counts")
+        if mode == "dict":
             return obs
-        if self.obs_mode == "onehot":
-            return ob.onehot(obs)
-        if self.obs_mode == "counts":
-            return ob.counts(obs)
-        flat = ob.flatten(obs)
-        if self.obs_mode == "flat":
+        if mode == "onehot":
+            return ob.onehot(obs, self.settings.dtype)
+        if mode == "counts":
+            return ob.counts(obs, self.settings.dtype)
+        if mode == "compact":
+            return ob.compact(obs)
+        flat = ob.flatten(obs, self.settings.dtype)
+        if mode == "flat":
             return flat
         if self.obs_mode == "pettingzoo":
             return {"observation": flat, "action_mask": self._mask.copy()}
@@ -586,10 +414,8 @@ class PyramidEnv(gym.Env):
         }
 
 
-# PyramidEnv's own arguments and their defaults, from its signature (a new argument cannot be
-# forgotten in the unknown-name check or the config-dict merge).
+# PyramidEnv's own arguments are the settings' (a test holds its signature to ENV_DEFAULTS).
 _PARAMS = list(inspect.signature(PyramidEnv.__init__).parameters.values())[1:-1]
-ENV_ARGS: tuple[str, ...] = tuple(p.name for p in _PARAMS)
-ENV_DEFAULTS: dict[str, Any] = {p.name: p.default for p in _PARAMS}
+assert {p.name: p.default for p in _PARAMS} == ENV_DEFAULTS, "PyramidEnv and EnvSettings differ"
 
 __all__ = ["PyramidEnv"]

@@ -1,19 +1,16 @@
-"""PyramidVectorEnv: N games stepped together, as numpy arrays.
+"""PyramidVectorEnv: N games stepped together by one compiled call.
 
 Same rules, observations, rewards and episode ends as N :class:`PyramidEnv` (a test checks them
-step for step); what differs is the cost. The games live in a :class:`~pyramid_env.env.batch.Batch`
-(one row per game), so legal-move masks, moves, rewards and observations of all N games come
-from a few dozen numpy operations, with no Python call per game except to deal a new one.
+step for step under every rule variant); what differs is the cost. The games live in
+preallocated arrays (one row per game: the engine's five integers, the episode's counters, the
+deal's ranks), and :func:`pyramid_env.env.kernel.step_games` plays every game's action, deals
+the games that ended, and writes the masks, the ends and the observations of all of them in one
+compiled call over those arrays, from the engine's own primitives (the move generator, a move,
+the dead-deal test) and the single env's own score and reward
+(:func:`~pyramid_env.engine.game.points`, :func:`~pyramid_env.env.pyramid_env.step_reward`),
+compiled as they are. Python is left with checking the actions and drawing the new games' deal
+numbers.
 ``SyncVectorEnv`` pays N engine calls, N encoders and N Gymnasium wrappers a step.
-
-It is built from the single env's pieces, called on arrays rather than copied: the score is
-:func:`~pyramid_env.engine.game.points`, the reward
-:func:`~pyramid_env.env.pyramid_env.step_reward`, the observation
-:func:`~pyramid_env.env.observation.encode_rows`, and the episode's end
-:func:`~pyramid_env.env.batch.is_over`, the array statement of the engine's
-:func:`~pyramid_env.engine.state.is_over`, with the single env's own
-:attr:`~pyramid_env.env.pyramid_env.PyramidEnv.stops_at_dead_deal`. The rules themselves are
-:mod:`~pyramid_env.env.batch`, their one array statement, checked against the engine.
 
 Autoreset follows Gymnasium's default, ``NEXT_STEP``: the step after a game ends resets it (that
 step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seeded ``s + i``, as
@@ -26,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -33,22 +31,21 @@ from gymnasium.vector.utils import batch_space
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import Deal, deal
 from pyramid_env.engine.errors import PyramidError
-from pyramid_env.engine.game import points
-from pyramid_env.engine.moves import MOVES, RECYCLE
+from pyramid_env.engine.moves import MOVES
+from pyramid_env.env import kernel as K
 from pyramid_env.env import observation as ob
 from pyramid_env.env.actions import N_ACTIONS, action_id
-from pyramid_env.env.batch import Batch, is_over, popcount
-from pyramid_env.env.pyramid_env import (
+from pyramid_env.env.pyramid_env import PyramidEnv
+from pyramid_env.env.settings import (
     ENV_ARGS,
     MAX_ENVS,
     MAX_STEPS,
-    PyramidEnv,
+    EnvSettings,
     check_deal_option,
     check_int,
     check_options,
     check_seed,
     draw_deal,
-    step_reward,
     unknown_arguments,
 )
 
@@ -94,7 +91,7 @@ class PyramidVectorEnv(VectorEnv):
     }
 
     def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
-        """Validate the arguments through one :class:`PyramidEnv` and take its spaces.
+        """Check the arguments once into :class:`~pyramid_env.env.settings.EnvSettings`.
 
         ``max_episode_steps`` (what ``gym.make_vec`` passes for a time limit) truncates as
         ``max_steps`` does; given both, the smaller one applies, as a ``TimeLimit`` around a
@@ -112,37 +109,64 @@ class PyramidVectorEnv(VectorEnv):
         modes = (None, *self.metadata["render_modes"])  # no "human": no window per game
         if kwargs.get("render_mode") == "human":
             raise PyramidError(f"render_mode='human' is not one of {modes} for a vector env")
-        self.proto = PyramidEnv(**kwargs)  # validates the rest; fails early sans Pillow
-        self.render_mode = self.proto.render_mode
+        settings = EnvSettings.build(**kwargs)  # checks the rest; fails early sans Pillow
+        self.render_mode = settings.render_mode
         if self.render_mode not in modes:  # "human" inside a config dict
             raise PyramidError(f"render_mode={self.render_mode!r} is not one of {modes}")
         if limit is not None:
-            self.proto.max_steps = min(self.proto.max_steps, limit)
+            settings = settings.replace(max_steps=min(settings.max_steps, limit))
+        self.settings = p = settings
         self.num_envs = num_envs
-        self.rules = self.proto.rules
-        self.single_observation_space = self.proto.observation_space
-        self.single_action_space = self.proto.action_space
+        self.rules = settings.rules
+        self.single_observation_space = settings.observation_space()
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
+        forms = {"dict": K.DICT, "onehot": K.ONEHOT, "counts": K.COUNTS, "compact": K.COMPACT}
+        form = forms.get(p.obs_mode, K.FLAT)
+        self._config = K.Config(
+            knobs=self.rules.knobs,
+            scoring=K.Points.of(self.rules.scoring),
+            reward=p.reward,
+            illegal_reward=p.illegal_reward,
+            stops_dead=p.stops_at_dead_deal,
+            reveal=p.observe_stock == "full",
+            form=form,
+            scaled=p.obs_dtype == "float32",
+            max_steps=p.max_steps,
+            max_idle=-1 if p.max_idle_passes is None else p.max_idle_passes,
+            raise_illegal=p.illegal_action == "raise",
+        )
+        self._ci, self._cf = K.config_arrays(self._config)
+        self._width = {
+            K.FLAT: ob.FLAT_SIZE, K.ONEHOT: ob.ONEHOT_SIZE, K.COUNTS: ob.COUNTS_SIZE,
+            K.COMPACT: ob.COMPACT_SHAPE[0] * ob.COMPACT_SHAPE[1],
+        }  # fmt: skip
+        self._dtype = np.uint8 if form == K.COMPACT else p.dtype
         self._rngs: list[np.random.Generator | None] = [None] * n
-        self._games = Batch.empty(n, self.rules)
-        self._deals: list[Deal | None] = [None] * n
-        self._done = np.ones(n, bool)  # before reset the masks allow action 0 alone
-        self._ended = np.zeros(n, bool)  # ended at the last step: autoreset at the next
-        self._steps = np.zeros(n, np.int64)
-        self._moves = np.zeros(n, np.int64)
-        self._idle = np.zeros(n, np.int64)  # full passes in a row without a removal
-        self._removed = np.zeros(n, bool)  # a removal in the current pass
-        self._seen = np.zeros(n, np.int64)
-        self._legal = np.zeros((n, N_ACTIONS), bool)  # the engine's legal moves, per game
-        # Board arrays of the current positions, computed once a step by _update.
-        self._present = np.zeros((n, 28), bool)
-        self._exposed = np.zeros((n, 28), bool)
-        self._left = np.zeros(n, np.int64)  # pyramid cards left
-        self._tops = (np.zeros(n, np.int64), np.zeros(n, np.int64))
+        # The games, as the kernel reads and writes them (see pyramid_env.env.kernel).
+        self._s = np.zeros((n, K.COLUMNS), np.int64)
+        self._s[:, K.DONE] = 1  # before reset the masks allow action 0 alone
+        self._cards = np.zeros((n, 52), np.int64)
+        self._prank = np.zeros((n, 28), np.int64)
+        self._srank = np.zeros((n, 24), np.int64)
+        self._stock_of = np.zeros((n, 14), np.int64)
+        self._score = np.zeros(n, np.float64)
+        self._mask = np.zeros((n, N_ACTIONS), np.int8)  # the last mask given out, kept
+        self._mask[:, 0] = 1
+        self._code_chars = np.zeros((n, K.CODE_LEN), np.uint8)
+        self._numbers_u64 = np.zeros(n, np.uint64)  # the new games' deal numbers, for the kernel
+        self._ends = np.zeros(n, np.int64)  # the games that ended at the last step
+        self._n_ends = 0
+        self._why = np.zeros(n, np.int8)
+        self._all = np.ones(n, bool)  # the kernel's rows, on a step: every game
+        self._none = np.zeros(n, np.int64)  # on a reset: no actions,
+        self._rewards = np.zeros(n, np.float64)  # nor outputs of a step
+        self._flags = np.zeros(n, bool)
+        self._reset_yet = False
         self._numbers = np.array([None] * n, dtype=object)  # deal numbers, for the infos
-        self._codes = np.array([None] * n, dtype=object)  # deal codes (costly: once a deal)
+        self._codes = np.array([None] * n, dtype=object)  # deal codes
         self._seeds = np.array([None] * n, dtype=object)  # the seed each game was last given
 
     # -- the VectorEnv API -----------------------------------------------------------------------
@@ -187,15 +211,28 @@ class PyramidVectorEnv(VectorEnv):
         for i in np.flatnonzero(resetting):
             if seeds[i] is not None:
                 self._seeds[i] = seeds[i]
-            self._reset_one(i, deals[i])
-        self._seen = np.where(resetting, self._games.face_up(), self._seen)
-        self._ended &= ~resetting
-        self._update()
-        mask = self.action_masks()
-        infos = self._infos(mask)
+            d = deals[i]
+            if d is None:
+                d = deal(draw_deal(rngs[i], self.settings.deals))
+            self._cards[i] = d.cards
+            self._numbers[i] = d.number
+        info = self._buffers()
+        none = self._none
+        K.run(
+            True, resetting, none, self._numbers_u64, self._s, self._cards, self._prank,
+            self._srank, self._stock_of, self._score, self._mask, self._code_chars, self._ci,
+            self._cf, self._rewards, self._flags, self._flags, self._why, self._ends, *info,
+        )  # fmt: skip
+        for i in np.flatnonzero(resetting):
+            self._codes[i] = self._code_chars[i].tobytes().decode()
+        pending = np.flatnonzero(self._s[:, K.ENDED])  # a partial reset leaves the others'
+        self._ends[: len(pending)] = pending  # autoresets due
+        self._n_ends = len(pending)
+        self._reset_yet = True
+        infos = self._infos(info)
         for k in [k for k in infos if k.startswith("_")]:  # Gymnasium: infos of the games reset
             infos[k] = resetting.copy()
-        return self._obs(mask), infos
+        return self._observation(info), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (ignored for a game being autoreset).
@@ -210,74 +247,51 @@ class PyramidVectorEnv(VectorEnv):
             IllegalMove: with ``illegal_action="raise"``, an id the rules forbid, naming the game.
             RuntimeError: before the first ``reset()``, as :class:`PyramidEnv`.
         """
-        if self._deals[0] is None:
+        if not self._reset_yet:
             raise RuntimeError("call reset() before step()")
-        p = self.proto
         n = self.num_envs
-        g = self._games
         if type(actions) is not np.ndarray or actions.shape != (n,) or actions.dtype.kind != "i":
             actions = self._check_actions(actions)
-        inside = (actions >= 0) & (actions < N_ACTIONS)
-        if not inside.all():
-            i = int(np.flatnonzero(~inside)[0])
+        if actions.dtype != np.int64:
+            actions = actions.astype(np.int64)
+        why, i = K.check_actions(actions, self._s, self._mask, self._config.raise_illegal)
+        if why == 1:
             raise PyramidError(f"env {i}, action {actions[i]} is out of range 0..{N_ACTIONS - 1}")
-        acts = actions.astype(np.int64, copy=False)
-        ok = ~self._ended & ~self._done
-        ok[ok] = self._legal[np.flatnonzero(ok), acts[ok]]
-        bad = ~self._ended & ~ok
-        if bad.any() and p.illegal_action == "raise":  # before the autoresets: nothing changes
-            i = int(np.flatnonzero(bad)[0])
-            a = int(acts[i])
+        if why == 2:  # before the autoresets: nothing changes
+            a = int(actions[i])
             reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
             raise st.IllegalMove(f"env {i}, action {a}: {reason}")
-        ended = self._ended.copy()
-        for i in np.flatnonzero(ended):
-            self._reset_one(i, None)
-        playing = ~ended
-        before_cards, before_score = self._left, self._scores
-        g.apply(np.where(ok, acts, 0), ok)
-        self._moves += ok
-        if p.max_idle_passes is not None:
-            # Idle passes, as PyramidEnv counts them: a recycle ends a pass, idle unless it saw
-            # a removal. (The count only matters when it reaches the limit, at a recycle, so a
-            # removal need not reset it at once: the next recycle does.)
-            self._removed |= ok & (acts > RECYCLE.id)
-            recycle = ok & (acts == RECYCLE.id)
-            if recycle.any():
-                self._idle = np.where(
-                    recycle, np.where(self._removed, 0, self._idle + 1), self._idle
-                )
-                self._removed &= ~recycle
-        self._seen |= np.where(ok | ended, g.face_up(), 0)  # ended: reset above
-        self._update()
-        gain = step_reward(
-            p.reward_kind, before_cards, self._left, self._won, before_score, self._scores
-        )
-        rewards = np.where(ok, gain, np.where(bad, p.illegal_reward, 0.0))
-        self._steps += playing
-        terminated = playing & self._done
-        truncated = self._steps >= p.max_steps
-        if p.max_idle_passes is not None:
-            idle = self._idle >= p.max_idle_passes
-            truncated |= idle
-        truncated &= playing & ~terminated
-        self._ended = terminated | truncated
-        mask = self.action_masks()  # once a step, for the observation and the infos
-        infos = self._infos(mask)
-        if truncated.any():
+        resets = self._ends[: self._n_ends].tolist()
+        numbers, deals = self._numbers_u64, self.settings.deals
+        for i in resets:
+            numbers[i] = self._numbers[i] = draw_deal(self._rngs[i], deals)
+        info = self._buffers()
+        rewards = np.empty(n, np.float64)
+        terminated = np.empty(n, bool)
+        truncated = np.empty(n, bool)
+        self._n_ends = K.run(
+            False, self._all, actions, numbers, self._s, self._cards, self._prank, self._srank,
+            self._stock_of, self._score, self._mask, self._code_chars, self._ci, self._cf,
+            rewards, terminated, truncated, self._why, self._ends, *info,
+        )  # fmt: skip
+        for i in resets:
+            self._codes[i] = self._code_chars[i].tobytes().decode()
+        infos = self._infos(info)
+        if self._n_ends and truncated.any():
             why = np.where(truncated, "max_steps", None).astype(object)
-            if p.max_idle_passes is not None:
-                why[truncated & idle] = "idle_passes"  # the single env names this one first
+            why[self._why == 2] = "idle_passes"
             infos["truncated_by"] = why
-            infos["_truncated_by"] = truncated
-        return self._obs(mask), rewards, terminated, truncated, infos
+            infos["_truncated_by"] = truncated.copy()
+        return self._observation(info), rewards, terminated, truncated, infos
+
+    @property
+    def proto(self) -> EnvSettings:
+        """The settings (its old name: the vector env once kept a whole ``PyramidEnv`` here)."""
+        return self.settings
 
     def action_masks(self) -> np.ndarray:
         """Legal actions, bool, shape ``(num_envs, 327)``; never all false in a row."""
-        mask = self._legal.copy()
-        mask[self._done, :] = False
-        mask[self._done, 0] = True
-        return mask
+        return self._mask.astype(bool)
 
     def render(self, index: int | None = None) -> tuple[Any, ...] | str | np.ndarray | None:
         """Every game's frame as a tuple (``SyncVectorEnv``'s convention), or game ``index``'s.
@@ -286,7 +300,7 @@ class PyramidVectorEnv(VectorEnv):
         (``"ansi"``) or the picture (``"rgb_array"``), the stock shown as the observation shows
         it. ``None`` without a ``render_mode`` or before ``reset``.
         """
-        if self.render_mode is None or self._deals[0] is None:
+        if self.render_mode is None or not self._reset_yet:
             return None
         if self.render_mode == "ansi":
             from pyramid_env.engine.notation import format_board as draw
@@ -294,8 +308,9 @@ class PyramidVectorEnv(VectorEnv):
             from pyramid_env.env.rendering import render_rgb as draw
 
         def frame(i: int) -> str | np.ndarray:
-            left = int(self._games.left[i])  # the known mask, as _obs builds it
-            known = left if self.proto.observe_stock == "full" else int(self._seen[i]) & left
+            left = int(self._s[i, K.LEFT])  # the known mask, as the observation reads it
+            full = self.settings.observe_stock == "full"
+            known = left if full else int(self._s[i, K.SEEN]) & left
             return draw(self._state(i), known=known)
 
         if index is not None:
@@ -316,7 +331,7 @@ class PyramidVectorEnv(VectorEnv):
         n = self.num_envs
         if not isinstance(options, Mapping) or "reset_mask" not in options:
             return options, np.ones(n, bool)
-        if self._deals[0] is None:
+        if not self._reset_yet:
             raise PyramidError("options['reset_mask']: reset every game first (reset())")
         options = dict(options)
         m = options.pop("reset_mask")
@@ -356,76 +371,66 @@ class PyramidVectorEnv(VectorEnv):
             )
         return arr
 
-    def _reset_one(self, i: int, chosen: Deal | None) -> None:
-        if chosen is None:
-            chosen = deal(draw_deal(self._rngs[i], self.proto.deals))
-        d = self._deals[i] = chosen
-        self._numbers[i], self._codes[i] = d.number, d.code
-        self._games.set_deal(i, d)
-        self._seen[i] = 0  # the caller adds the opening's face-up cards, for all rows at once
-        self._steps[i] = self._moves[i] = self._idle[i] = 0
-        self._removed[i] = self._ended[i] = False
-
     def _state(self, i: int) -> st.State:
-        """Game ``i`` as an engine State (for the error message of an illegal action)."""
-        return self._games.state(i, st.State(self._deals[i], self.rules))
+        """Game ``i`` as an engine State (an illegal action's message, a frame)."""
+        cards = tuple(int(c) for c in self._cards[i])
+        s = st.State(Deal(cards), self.rules)
+        S = self._s
+        s.pyr, s.left, s.ptr = int(S[i, K.PYR]), int(S[i, K.LEFT]), int(S[i, K.PTR])
+        s.drawn, s.recycles = bool(S[i, K.DRAWN]), int(S[i, K.REC])
+        return s
 
-    def _update(self) -> None:
-        """Masks, episode ends and board arrays of every game, after moves or resets."""
-        g = self._games
-        self._present = g.present()
-        self._exposed = g.exposed(self._present)
-        self._left = popcount(g.pyr)
-        self._tops = g.tops()
-        legal, removal, no_help = g.legal(self._present, self._exposed, self._tops)
-        self._legal = legal
-        self._done = is_over(legal, removal, no_help, self.proto.stops_at_dead_deal)
-        self._won = g.won()
-        self._scores = self._score()  # for the infos, and the "score" reward
+    def _buffers(self) -> K.Infos:
+        """Fresh arrays for this call's infos and observation, for the kernel to fill.
 
-    def _score(self) -> np.ndarray:
-        """``engine.game.score`` of every game (no time bonus): its :func:`points`, on arrays."""
-        g, sc = self._games, self.rules.scoring
-        # Inputs of terms the preset does not score are not worked out: this runs every step.
-        stock = 24 - popcount(g.left) if sc.stock_card else 0
-        cleared = g.pyr == 0 if sc.clear_bonus else 0
-        pts = points(sc, 28 - self._left, stock, cleared, self._won, self._moves)
-        return pts.astype(np.float64, copy=False)
-
-    def _obs(self, mask: np.ndarray) -> Any:
-        g = self._games
-        obs = ob.encode_rows(
-            g.pyr, g.left, g.ptr, g.drawn, g.recycles, g.prank, g.srank, self._seen, g.knobs,
-            self.proto.observe_stock == "full", with_unseen=self.proto.obs_mode == "counts",
-            present=self._present, exposed=self._exposed, tops=self._tops,
+        The dict form's four int8 pieces are one (N, 104) array, split by :meth:`_observation`;
+        the other forms one (N, width) float32 or uint8 array. The unused outputs are one row.
+        """
+        n = self.num_envs
+        form = self._config.form
+        dict_ = form == K.DICT
+        shape = (1, 1) if dict_ else (n, self._width[form])
+        wide = self._dtype == np.float32
+        return K.Infos(
+            np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(n, np.float64), np.empty(n, bool), np.empty((n, N_ACTIONS), np.int8),
+            np.empty((n if dict_ else 1, 104), np.int8), np.empty((n if dict_ else 1, 5), np.int16),
+            np.empty(shape if wide else (1, 1), np.float32),
+            np.empty((1, 1) if wide else shape, np.uint8),
         )  # fmt: skip
-        mode = self.proto.obs_mode
-        if mode == "dict":
-            return obs
-        if mode == "onehot":
-            return ob.onehot(obs)
-        if mode == "counts":
-            return ob.counts(obs)
-        flat = ob.flatten(obs)
-        if mode == "flat":
-            return flat
-        if mode == "pettingzoo":
-            return {"observation": flat, "action_mask": mask.astype(np.int8)}
-        return {"observations": flat, "action_mask": mask.astype(np.float32)}
 
-    def _infos(self, mask: np.ndarray) -> dict[str, Any]:
+    def _observation(self, info: K.Infos) -> Any:
+        mode = self.settings.obs_mode
+        if mode == "dict":
+            pieces = info.pieces
+            return {
+                "pyramid": pieces[:, :28],
+                "exposed": pieces[:, 28:56],
+                "stock": pieces[:, 56:80],
+                "stock_where": pieces[:, 80:104],
+                "counters": info.counters,
+            }
+        out = info.out if self._dtype == np.float32 else info.out8
+        if mode == "compact":
+            return out.reshape(self.num_envs, *ob.COMPACT_SHAPE)
+        if mode == "pettingzoo":
+            return {"observation": out, "action_mask": self._mask.copy()}
+        if mode == "rllib":
+            return {"observations": out, "action_mask": self._mask.astype(np.float32)}
+        return out
+
+    def _infos(self, info: K.Infos) -> dict[str, Any]:
         """The single env's info keys, one array each (Gymnasium's vector form, ``_key`` masks)."""
         every = np.ones(self.num_envs, bool)
-        g = self._games
         values = {
             "deal": self._numbers.copy(),
             "code": self._codes.copy(),
-            "pyramid_left": self._left.copy(),
-            "moves": self._moves.copy(),
-            "pass": g.recycles + 1,
-            "score": self._scores.copy(),
-            "won": self._won.copy(),
+            "pyramid_left": info.pyramid_left,
+            "moves": info.moves,
+            "pass": info.pass_,
+            "score": info.score,
+            "won": info.won,
             "seed": self._seeds.copy(),
-            "action_mask": mask.astype(np.int8),
+            "action_mask": info.mask,
         }
         return values | {f"_{k}": every for k in values}

@@ -28,10 +28,7 @@ tables grow between chunks, and the caller can stop at a deadline.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,40 +36,9 @@ import numpy as np
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine.layout import COVER_MASK
 from pyramid_env.engine.moves import KING_AT, PAIR_AT, PLACES, STOCK, WASTE
+from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
 
-try:
-    from numba import njit, types
-    from numba.cpython.unsafe.numbers import leading_zeros
-    from numba.extending import intrinsic, overload_method, register_jitable
-except ImportError:  # the kernel is optional; the solver falls back to pure Python
-    njit = None
-
-AVAILABLE = njit is not None
-
-if AVAILABLE:
-
-    @intrinsic
-    def _ctpop(typingctx: Any, x: Any) -> Any:
-        """LLVM's population count, for ``int.bit_count``."""
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.ctpop(args[0])
-
-        return x(x), codegen
-
-    # numba matches an overload's signature to its implementation's: no annotations here.
-    @overload_method(types.Integer, "bit_length")
-    def _bit_length(x):  # noqa: ANN001, ANN202
-        """``int.bit_length`` for the non-negative ints the rules use."""
-        return lambda x: 64 - leading_zeros(x)
-
-    @overload_method(types.Integer, "bit_count")
-    def _bit_count(x):  # noqa: ANN001, ANN202
-        """``int.bit_count`` for the non-negative ints the rules use."""
-        return lambda x: _ctpop(x)
-
-    for _fn in P.PRIMITIVES:  # the engine's functions, callable from compiled code as they are
-        register_jitable(_fn)
+__all__ = ["AVAILABLE", "astar_chunk", "dfs_chunk"]
 
 _COVER = np.array(COVER_MASK, dtype=np.int64)
 _KING = np.array([m.id for m in KING_AT], dtype=np.int64)
@@ -81,14 +47,7 @@ for (_a, _b), _m in PAIR_AT.items():
     _PAIR[_a, _b] = _PAIR[_b, _a] = _m.id
 _W, _S = WASTE, STOCK
 _CACHED: list[Any] = []
-
-
-def _jit(fn: Any) -> Any:
-    if not AVAILABLE:
-        return fn
-    compiled = njit(cache=True, nogil=True)(fn)
-    _CACHED.append(compiled)
-    return compiled
+_jit = compiled(_CACHED)
 
 
 @_jit
@@ -767,30 +726,4 @@ def rehash_set(hkeys: Any, new_keys: Any) -> None:
             new_keys[_find(new_keys, hkeys[h])] = hkeys[h]
 
 
-def _forget_stale_cache() -> None:
-    """Drop the compiled cache when the engine's primitives changed since it was written.
-
-    numba checks a cached function against its own source file only, not against the
-    functions it compiled in from elsewhere: after an edit of
-    :mod:`pyramid_env.engine.primitives` it would go on running the old rules. So the cache is
-    stamped with a digest of the primitives' source, and flushed when the stamp is missing.
-    """
-    if not _CACHED:
-        return
-    source = inspect.getsource(P).encode()
-    digest = hashlib.sha256(source).hexdigest()[:16]
-    try:
-        stamp = Path(_CACHED[0]._cache.cache_path) / f"kernel-primitives-{digest}.stamp"
-        if stamp.exists():
-            return
-        for compiled in _CACHED:
-            compiled._cache.flush()
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        for old in stamp.parent.glob("kernel-primitives-*.stamp"):
-            old.unlink()
-        stamp.touch()
-    except (AttributeError, OSError):  # another numba layout, or a read-only install
-        pass
-
-
-_forget_stale_cache()
+forget_stale_cache(_CACHED, "kernel")

@@ -197,3 +197,30 @@ def test_a_bad_reset_mask_is_refused(mask):
     vec.reset(seed=0)
     with pytest.raises(PyramidError, match="reset_mask"):
         vec.reset(options={"reset_mask": mask})
+
+
+def test_a_partial_reset_keeps_the_other_games_autoresets_due():
+    # Game 0 ends (max_steps=3), then a partial reset of game 1 only: game 0 must still be
+    # autoreset at the next step, as SyncVectorEnv does it.
+    def make():
+        return PyramidEnv(obs_mode="flat", max_steps=3)
+
+    sync = gym.vector.SyncVectorEnv([make, make])
+    ours = PyramidVectorEnv(2, obs_mode="flat", max_steps=3)
+    a, _ = sync.reset(seed=7)
+    b, _ = ours.reset(seed=7)
+    for _ in range(3):
+        acts = np.array([int(np.flatnonzero(m)[0]) for m in ours.action_masks()])
+        a, ra, ta, tra, _ = sync.step(acts)
+        b, rb, tb, trb, _ = ours.step(acts)
+        assert np.array_equal(a, b) and np.array_equal(tra, trb)
+    assert trb[0]
+    m = np.array([False, True])
+    a, _ = sync.reset(seed=40, options={"reset_mask": m})
+    b, _ = ours.reset(seed=40, options={"reset_mask": m})
+    assert np.array_equal(a, b)
+    acts = np.array([int(np.flatnonzero(m)[0]) for m in ours.action_masks()])
+    a, ra, _, _, ia = sync.step(acts)
+    b, rb, _, _, ib = ours.step(acts)
+    assert np.array_equal(a, b) and np.array_equal(ra, rb)
+    assert ib["moves"][0] == 0 and ib["deal"][0] == ia["deal"][0]

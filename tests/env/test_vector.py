@@ -49,6 +49,11 @@ def same_info(vinfo, i, info) -> bool:
         ("unlimited", {"reward": "win", "max_steps": 60}),
         ("two-pass", {"goal": "all", "reward": "score"}),
         ("relaxed", {"draw_count": 3, "terminate_on_dead": False, "max_steps": 80}),
+        ("msc", {"obs_mode": "compact"}),
+        ("two-card", {"obs_mode": "compact", "observe_stock": "full"}),
+        ("unlimited", {"obs_mode": "onehot", "obs_dtype": "uint8"}),
+        ("one-pass", {"obs_mode": "counts", "obs_dtype": "uint8", "reward": "score"}),
+        ("msc", {"obs_mode": "flat", "obs_dtype": "uint8"}),
     ],
 )
 def test_vector_env_equals_single_envs_step_for_step(preset, kwargs):
@@ -173,7 +178,54 @@ def test_illegal_actions_raise_with_the_reason_when_asked():
     quiet.reset(seed=0)
     illegal = [int(np.flatnonzero(~m)[-1]) for m in quiet.action_masks()]
     _, r, t, _, _ = quiet.step(illegal)
-    assert r.tolist() == [quiet.proto.illegal_reward] * 2 and not t.any()
+    assert r.tolist() == [quiet.settings.illegal_reward] * 2 and not t.any()
     # Out of range is not an illegal move but a bad input, as in the single env: refused.
     with pytest.raises(PyramidError, match="env 0, action 327 is out of range 0..326"):
         quiet.step([N_ACTIONS, -1])
+
+
+@pytest.mark.parametrize("mode", ["onehot", "counts", "flat"])
+def test_uint8_forms_are_the_float_forms_undivided(mode):
+    # The same observation: one-hot entries alike, counts multiplied back (x255, x24, ...).
+    a, _ = PyramidEnv("msc", obs_mode=mode).reset(seed=3)
+    b, _ = PyramidEnv("msc", obs_mode=mode, obs_dtype="uint8").reset(seed=3)
+    assert b.dtype == np.uint8 and a.shape == b.shape
+    space = PyramidEnv("msc", obs_mode=mode, obs_dtype="uint8").observation_space
+    assert space.contains(b)
+    scale = space.high.astype(np.float32) if mode != "flat" else np.ones(len(a), np.float32)
+    assert np.allclose(a * np.where(scale > 1, scale, 1), b)
+
+
+def test_compact_rows_read_as_the_dict_form():
+    env = PyramidEnv("msc", obs_mode="compact")
+    obs, _ = env.reset(options={"deal": 5})
+    assert obs.shape == (53, 5) and obs.dtype == np.uint8
+    assert env.observation_space.contains(obs)
+    d, _ = PyramidEnv("msc").reset(options={"deal": 5})
+    assert obs[:28, 0].tolist() == d["pyramid"].tolist()
+    assert obs[28:52, 0].tolist() == d["stock"].tolist()
+    assert obs[:52, 1].tolist() == list(range(52))
+    assert obs[52].tolist() == d["counters"].tolist()
+    # under msc the stock's top card lies face up: seen, playable, "second stock card"
+    assert obs[28].tolist() == [d["stock"][0], 28, 4, 1, 1]
+    assert obs[21, 2:].tolist() == [6, 1, 1] and obs[0, 2:].tolist() == [5, 0, 1]
+
+
+def test_obs_dtype_is_refused_where_a_form_has_its_own():
+    with pytest.raises(PyramidError, match="obs_dtype='uint8' is for the flat"):
+        PyramidEnv(obs_mode="dict", obs_dtype="uint8")
+    with pytest.raises(PyramidError, match="obs_dtype='int8' is not one of"):
+        PyramidVectorEnv(2, obs_mode="onehot", obs_dtype="int8")
+
+
+def test_both_envs_read_one_settings_value():
+    from pyramid_env.env.settings import ENV_DEFAULTS, EnvSettings
+
+    env = PyramidEnv("msc", max_steps=9)
+    vec = PyramidVectorEnv(2, rules="msc", max_steps=9)
+    assert env.settings == vec.settings == EnvSettings.build("msc", max_steps=9)
+    assert vec.settings.rules is vec.rules and env.max_steps == 9
+    assert EnvSettings.build({"rules": "msc", "max_steps": 9}) == env.settings
+    with pytest.raises(AttributeError):
+        env.settings.max_steps = 3  # frozen
+    assert set(ENV_DEFAULTS) <= set(PyramidEnv.__init__.__code__.co_varnames)

@@ -13,6 +13,7 @@ from hypothesis.extra import numpy as hnp
 
 from pyramid_env.engine import IllegalMove, deal, legal_ids
 from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
+from pyramid_env.env.kernel import ENDED
 from tests.conftest import refused
 from tests.env.input_strategies import (
     ACTIONS,
@@ -147,11 +148,8 @@ def test_vector_constructor_checks_its_own_arguments():
 
 
 def vec_snapshot(vec: PyramidVectorEnv):
-    g = vec._games
-    return (
-        tuple(x.tobytes() for x in (g.pyr, g.left, g.ptr, g.recycles, vec._steps, vec._ended)),
-        tuple(d.cards if d is not None else None for d in vec._deals),
-    )
+    """The games' positions, counters and cards (the kernel's arrays), and the deal numbers."""
+    return vec._s.tobytes(), vec._cards.tobytes(), tuple(vec._numbers)
 
 
 def check_vector_invariants(vec: PyramidVectorEnv, obs, infos, over) -> None:
@@ -317,7 +315,7 @@ def _vector_step(data, n, illegal_action, seed):
             refused(vec.step, actions)
             assert vec_snapshot(vec) == before
             continue
-        playing = ~vec._ended
+        playing = vec._s[:, ENDED] == 0
         illegal = [playing[i] and not masks[i][a] for i, a in enumerate(expected)]
         if any(illegal) and illegal_action == "raise":
             with pytest.raises(IllegalMove):

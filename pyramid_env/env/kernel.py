@@ -1,0 +1,516 @@
+"""The vector env's compiled step: every game's move, mask, end and observation in one call.
+
+:class:`~pyramid_env.env.vector.PyramidVectorEnv` keeps its games in preallocated arrays (one
+row per game: the engine's five integers, the step and move counters, the deal's ranks) and
+hands them to :func:`step_games` once a step. One compiled call plays each game's action (or
+deals it anew, for Gymnasium's next-step autoreset), works out its legal moves, its episode end
+and its observation in the form asked for, with no Python per game but drawing the deal numbers
+of the games that end.
+
+The rules are not restated here: the legal moves are the engine's move generator
+(:func:`~pyramid_env.engine.primitives.removals`), a move is
+:func:`~pyramid_env.engine.primitives.play`, and the dead-deal test, the tops and the face-up
+cards are the engine's primitives too, compiled as they are (:mod:`pyramid_env.jit`). What is
+this module's own is the bookkeeping of an episode (counters, the idle passes, the ends, as
+:class:`~pyramid_env.env.pyramid_env.PyramidEnv` keeps them) and the observation's layout
+(:mod:`pyramid_env.env.observation`), both checked against the single env step for step.
+A new game's cards come from the engine's deal numbers: :func:`shuffle` is SplitMix64 and
+Fisher-Yates on 64-bit unsigned integers, :func:`code_chars` the deal code's digits, both
+tested equal to :func:`~pyramid_env.engine.deal.deal` and ``Deal.code``.
+
+Without numba the same functions run as plain Python (slowly; the deal's shuffle and code then
+come from the engine itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from pyramid_env.engine import primitives as P
+from pyramid_env.engine.cards import RANK
+from pyramid_env.engine.deal import (
+    _ALPHABET,
+    _INVERSE,
+    _SIGMA_POWERS,
+    _VERHOEFF,
+    CODE_PREFIX,
+    encode_code,
+    shuffled_deck,
+)
+from pyramid_env.engine.game import points
+from pyramid_env.engine.layout import COVER_MASK, FULL
+from pyramid_env.engine.moves import KING_AT, MOVES, PAIR_AT, PLACES
+from pyramid_env.engine.rules import Scoring
+from pyramid_env.env.pyramid_env import step_reward
+from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
+
+if AVAILABLE:  # the single env's score and reward, compiled as they are
+    from numba.extending import register_jitable
+
+    register_jitable(points)
+    register_jitable(step_reward)
+
+_CACHED: list[Any] = []
+_jit = compiled(_CACHED)
+
+# Columns of the games' state array (int64, one row per game).
+PYR, LEFT, PTR, DRAWN, REC = 0, 1, 2, 3, 4  # the position, as State holds it
+STEPS, MOVES_, IDLE, REMOVED, ENDED = 5, 6, 7, 8, 9  # the episode's counters
+DONE, WON, SEEN, PLEFT, SLEFT = 10, 11, 12, 13, 14  # over, won, ever face up, cards left
+COLUMNS = 15
+# Observation forms the kernel writes.
+DICT, FLAT, ONEHOT, COUNTS, COMPACT = 0, 1, 2, 3, 4
+CODE_LEN = len(CODE_PREFIX) + 38 + 2
+
+COVER = np.array(COVER_MASK, np.int64)
+KING_ID = np.array([m.id for m in KING_AT], np.int64)
+PAIR_ID = np.full(PLACES * PLACES, -1, np.int64)
+for (_a, _b), _m in PAIR_AT.items():
+    PAIR_ID[_a * PLACES + _b] = PAIR_ID[_b * PLACES + _a] = _m.id
+MOVE_A = np.array([m.a for m in MOVES], np.int64)
+MOVE_B = np.array([m.b for m in MOVES], np.int64)
+RANK_OF = np.array(RANK, np.int64)
+_ALPHA = np.frombuffer(_ALPHABET.encode(), np.uint8).astype(np.int64)
+_PREFIX = np.frombuffer(CODE_PREFIX.encode(), np.uint8).astype(np.int64)
+_VTABLE = np.array(_VERHOEFF, np.int64)
+_SIGMA = np.array(_SIGMA_POWERS, np.int64)
+_INV = np.array(_INVERSE, np.int64)
+_SCALE = np.array([255, 255, 24, 24, 28], np.float32)  # the one-hot form's counters
+
+
+class Points(NamedTuple):
+    """A :class:`~pyramid_env.engine.rules.Scoring` as numba takes it (same field names).
+
+    :func:`~pyramid_env.engine.game.points` reads its scoring by attribute, so it runs on this
+    as on the rules' own value.
+    """
+
+    pyramid_card: int
+    stock_card: int
+    clear_bonus: int
+    win_bonus: float
+    win_per_move: float
+    win_per_second: float
+
+    @classmethod
+    def of(cls, scoring: Scoring) -> Points:
+        """The scoring's fields, typed for the kernel."""
+        return cls(
+            int(scoring.pyramid_card), int(scoring.stock_card), int(scoring.clear_bonus),
+            float(scoring.win_bonus), float(scoring.win_per_move), float(scoring.win_per_second),
+        )  # fmt: skip
+
+
+# -- new games -----------------------------------------------------------------------------------
+@_jit
+def _shuffle_compiled(seed: Any, out: Any) -> None:
+    """:func:`~pyramid_env.engine.deal.shuffled_deck` on uint64: SplitMix64 and Fisher-Yates."""
+    for i in range(52):
+        out[i] = i
+    state = np.uint64(seed)
+    for i in range(51, 0, -1):
+        n = np.uint64(i + 1)
+        top = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0) - n) % n  # reject the short bucket
+        while True:
+            state += np.uint64(0x9E3779B97F4A7C15)
+            z = state
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> np.uint64(31))
+            if z <= top:
+                break
+        j = np.int64(z % n)
+        out[i], out[j] = out[j], out[i]
+
+
+def _shuffle_python(seed: Any, out: Any) -> None:
+    out[:] = shuffled_deck(int(seed))
+
+
+shuffle = _shuffle_compiled if AVAILABLE else _shuffle_python
+
+
+@_jit
+def _code_compiled(cards: Any, out: Any) -> None:
+    """``Deal.code``'s characters (ASCII) into ``out``: prefix, 38 base-62 digits, 2 checks."""
+    digits = np.empty(52, np.int64)  # Lehmer digits, then each quotient by 62 in their radix
+    used = 0
+    for t in range(52):
+        c = cards[t]
+        digits[t] = c - (used & ((1 << c) - 1)).bit_count()
+        used |= 1 << c
+    body = np.empty(38, np.int64)
+    for d in range(38):  # divide the mixed-radix number by 62: the remainder is a digit
+        rem = 0
+        for t in range(52):
+            cur = rem * (52 - t) + digits[t]
+            digits[t] = cur // 62
+            rem = cur % 62
+        body[37 - d] = rem
+    for t in range(3):
+        out[t] = _PREFIX[t]
+    for t in range(38):
+        out[3 + t] = _ALPHA[body[t]]
+    forward = 0  # Verhoeff over the digits read from the last, then over them reversed
+    backward = 0
+    for i in range(1, 39):
+        forward = _VTABLE[forward, _SIGMA[i % 62, body[38 - i]]]
+        backward = _VTABLE[backward, _SIGMA[i % 62, body[i - 1]]]
+    out[41] = _ALPHA[_INV[forward]]
+    out[42] = _ALPHA[_INV[backward]]
+
+
+def _code_python(cards: Any, out: Any) -> None:
+    out[:] = np.frombuffer(encode_code([int(c) for c in cards]).encode(), np.uint8)
+
+
+code_chars = _code_compiled if AVAILABLE else _code_python
+
+
+@_jit
+def _deal_row(i: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, k: Any) -> None:
+    """Game ``i`` starts ``cards[i]``: its rank tables, the opening position, counters at 0."""
+    for j in range(28):
+        prank[i, j] = RANK_OF[cards[i, j]]
+    for r in range(14):
+        stock_of[i, r] = 0
+    for j in range(24):
+        r = RANK_OF[cards[i, 28 + j]]
+        srank[i, j] = r
+        stock_of[i, r] |= 1 << j
+    left = (1 << 24) - 1
+    S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = FULL, left, k.waste_start, 0, 0
+    S[i, STEPS] = S[i, MOVES_] = S[i, IDLE] = S[i, REMOVED] = S[i, ENDED] = 0
+    S[i, SEEN] = P.face_up(left, k.waste_start, k)
+
+
+# -- one game's position: legal moves, end, observation ------------------------------------------
+@_jit
+def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stops_dead: bool,
+             mask: Any, ids: Any) -> int:  # fmt: skip
+    """Game ``i``'s mask row, done, won and cards left, from its position; returns exposed.
+
+    The legal moves as ``state.legal_ids`` gives them and the end as ``state.is_over``: none
+    once won, none at a dead deal the rules end, done at one the env ends (``stops_dead``).
+    """
+    # int(): the primitives call int methods, which numpy integers lack (numba: a no-op)
+    pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
+    drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
+    exp = P.exposed_slots(pyr, COVER)
+    won = P.is_won(pyr, left, k)
+    n = 0
+    done = True
+    if not won:
+        pr = prank[i]
+        n = P.removals(pyr, exp, left, ptr, drawn, pr, srank[i], COVER, KING_ID, PAIR_ID, k, ids)
+        dead = False
+        if n == 0 and (k.dead_deal_ends or stops_dead):
+            dead = P.nothing_can_help(pyr, exp, left, pr, stock_of[i], k)
+        if not dead:
+            if left >> ptr:
+                ids[n] = 0
+                n += 1
+            elif P.can_recycle(left, ptr, rec, k):
+                ids[n] = 1
+                n += 1
+            done = n == 0
+    row = mask[i]
+    row[:] = 0
+    if done:
+        row[0] = 1  # never all false: see PyramidEnv
+    else:
+        for j in range(n):
+            row[ids[j]] = 1
+    S[i, DONE] = done
+    S[i, WON] = won
+    S[i, PLEFT] = pyr.bit_count()
+    S[i, SLEFT] = left.bit_count()
+    return exp
+
+
+@_jit
+def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bool, form: int,
+            scaled: bool, raw: Any, pieces: Any, counters: Any, out: Any,
+            out8: Any) -> None:  # fmt: skip
+    """Game ``i``'s observation in ``form``, as :mod:`pyramid_env.env.observation` lays it out.
+
+    ``raw`` (scratch, 122): the flat form's 109 numbers, then the unseen cards of each rank.
+    ``pieces`` (N, 104) int8 and ``counters`` (N, 5) int16 take the dict form; ``out`` (N,
+    width) float32 the flat, one-hot or counts form (``scaled``: its counts divided into
+    [0, 1]), ``out8`` (N, width) uint8 those forms undivided, or the compact form. One
+    signature for every form: one compilation.
+    """
+    pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
+    drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
+    known = left if reveal else int(S[i, SEEN]) & left
+    for j in range(28):
+        raw[j] = prank[i, j] if pyr >> j & 1 else 0
+        raw[28 + j] = exp >> j & 1
+    for r in range(109, 122):
+        raw[r] = 0
+    for j in range(24):
+        live = left >> j & 1
+        if known >> j & 1:
+            raw[56 + j] = srank[i, j]
+        else:
+            raw[56 + j] = 14 * live
+            if live:
+                raw[108 + srank[i, j]] += 1  # an unseen card of this rank
+        raw[80 + j] = live * (2 if j < ptr else 1)
+    w, d = P.tops(left, ptr, drawn, k)
+    if w >= 0:
+        raw[80 + w] = 3
+    if d >= 0:
+        raw[80 + d] = 4
+    raw[104] = rec + 1 if rec < 255 else 255
+    raw[105] = 255 if k.max_recycles < 0 else k.max_recycles - rec
+    raw[106] = (left >> ptr).bit_count()
+    raw[107] = (left & ((1 << ptr) - 1)).bit_count() - drawn
+    raw[108] = S[i, PLEFT]
+    if form == DICT:
+        for j in range(104):
+            pieces[i, j] = raw[j]
+        for j in range(5):
+            counters[i, j] = raw[104 + j]
+    elif scaled and form != COMPACT:
+        _fill(out[i], raw, form, True)
+    else:
+        _fill(out8[i], raw, form, False)
+
+
+@_jit
+def _fill(row: Any, raw: Any, form: int, scaled: bool) -> None:
+    """One observation row in the flat, one-hot, counts or compact form, from ``raw``."""
+    if form == FLAT:
+        for j in range(109):
+            row[j] = raw[j]
+        return
+    if form == COMPACT:  # (53, 5) flattened: see observation.compact
+        for j in range(28):
+            present = raw[j] != 0
+            row[5 * j] = raw[j]
+            row[5 * j + 1] = j
+            row[5 * j + 2] = (6 if raw[28 + j] else 5) if present else 0
+            row[5 * j + 3] = raw[28 + j]
+            row[5 * j + 4] = present
+        for j in range(24):
+            r = 5 * (28 + j)
+            row[r] = raw[56 + j]
+            row[r + 1] = 28 + j
+            row[r + 2] = raw[80 + j]
+            row[r + 3] = raw[80 + j] >= 3
+            row[r + 4] = raw[56 + j] != 0 and raw[56 + j] != 14
+        for j in range(5):
+            row[260 + j] = raw[104 + j]
+        return
+    row[:] = 0
+    for j in range(28):
+        row[14 * j + raw[j]] = 1
+        row[392 + j] = raw[28 + j]
+    for j in range(24):
+        row[420 + 15 * j + raw[56 + j]] = 1
+        row[780 + 5 * j + raw[80 + j]] = 1
+    for j in range(5):  # scaled to [0, 1] in float32; as they are in uint8
+        row[900 + j] = np.float32(raw[104 + j]) / _SCALE[j] if scaled else raw[104 + j]
+    if form == COUNTS:
+        for r in range(13):
+            row[905 + r] = np.float32(raw[109 + r]) / np.float32(4) if scaled else raw[109 + r]
+        row[918 + min(raw[105], 3)] = 1
+
+
+# -- the vector env's calls ------------------------------------------------------------------------
+class Config(NamedTuple):
+    """The env's settings as the kernel reads them: one typed value, built once."""
+
+    knobs: P.Knobs
+    scoring: Points
+    reward: str  # "cards", "win" or "score": step_reward's kind
+    illegal_reward: float
+    stops_dead: bool  # the env ends a dead deal the rules would play on
+    reveal: bool  # observe_stock="full"
+    form: int  # DICT, FLAT, ONEHOT, COUNTS or COMPACT
+    scaled: bool  # one-hot and counts in float32 (counts scaled), not uint8
+    max_steps: int
+    max_idle: int  # -1: no idle-pass limit
+    raise_illegal: bool
+
+
+N_INTS, N_FLOATS = 20, 4  # the lengths of config_arrays' two arrays
+
+
+def config_arrays(c: Config) -> tuple[np.ndarray, np.ndarray]:
+    """``c`` as an int64 and a float64 array, as :func:`run` takes it.
+
+    numba types a tuple argument in Python at every call (about 100 microseconds for these
+    nested ones), an array in C: the kernel's entry takes arrays and rebuilds the tuples.
+    """
+    reward = ("cards", "win", "score").index(c.reward)
+    ints = [*c.knobs, *c.scoring[:3], reward, c.stops_dead, c.reveal, c.form, c.scaled,
+            c.max_steps, c.max_idle, c.raise_illegal]  # fmt: skip
+    floats = [*c.scoring[3:], c.illegal_reward]
+    assert len(ints) == N_INTS and len(floats) == N_FLOATS
+    return np.array(ints, np.int64), np.array(floats, np.float64)
+
+
+@_jit
+def _config(ci: Any, cf: Any) -> Config:
+    """The inverse of :func:`config_arrays`, in compiled code."""
+    k = P.Knobs(ci[0], ci[1], ci[2], ci[3], ci[4], ci[5], ci[6], ci[7], ci[8])
+    scoring = Points(ci[9], ci[10], ci[11], cf[0], cf[1], cf[2])
+    reward = "cards" if ci[12] == 0 else ("win" if ci[12] == 1 else "score")
+    return Config(k, scoring, reward, cf[3], ci[13] != 0, ci[14] != 0, ci[15], ci[16] != 0,
+                  ci[17], ci[18], ci[19] != 0)  # fmt: skip
+
+
+@_jit
+def check_actions(actions: Any, S: Any, mask: Any, raise_illegal: bool) -> tuple[int, int]:
+    """``(0, -1)`` if every action may be stepped; else ``(why, game)`` of the first that not.
+
+    ``why`` 1: an id outside 0..326 (in any game); 2: an id the rules forbid (ended games aside),
+    where ``raise_illegal``.
+    """
+    for i in range(len(actions)):
+        if not 0 <= actions[i] < 327:
+            return 1, i
+    if raise_illegal:
+        for i in range(len(actions)):
+            if not S[i, ENDED] and (S[i, DONE] or not mask[i, actions[i]]):
+                return 2, i
+    return 0, -1
+
+
+@_jit
+def _outcome(i: int, S: Any, score: Any, c: Config, info: Any) -> None:
+    """Game ``i``'s score (into ``score`` and the infos), cards left, moves, pass, won."""
+    pleft = S[i, PLEFT]
+    won = S[i, WON] != 0
+    score[i] = points(c.scoring, 28 - pleft, 24 - S[i, SLEFT], pleft == 0, won, S[i, MOVES_], 0.0)
+    info.pyramid_left[i] = pleft
+    info.moves[i] = S[i, MOVES_]
+    info.pass_[i] = S[i, REC] + 1
+    info.score[i] = score[i]
+    info.won[i] = won
+
+
+class Infos(NamedTuple):
+    """Fresh arrays a call fills: the infos' numbers, the mask and the observation."""
+
+    pyramid_left: Any
+    moves: Any
+    pass_: Any
+    score: Any
+    won: Any
+    mask: Any  # (N, 327) int8, the mask given out (the env keeps its own copy)
+    pieces: Any  # (N, 104) int8: the dict form's four pieces (one row if another form)
+    counters: Any  # (N, 5) int16: the dict form's counters (one row if another form)
+    out: Any  # (N, width) float32: the flat, one-hot or counts form (else one row)
+    out8: Any  # (N, width) uint8: those forms in uint8, or the compact form (else one row)
+
+
+@_jit
+def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards: Any,
+               prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any,
+               c: Config, rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any,
+               info: Infos) -> int:  # fmt: skip
+    """One step of every game: autoreset, move, counters, reward, mask, end and observation.
+
+    A game that ended at the last step is dealt ``numbers[i]`` (next-step autoreset: its action
+    is ignored, reward 0); any other plays ``actions[i]`` if legal, or stays as it is with the
+    illegal reward (illegal, or the episode over). ``why``: 1 truncated by ``max_steps``, 2 by
+    the idle passes, as the single env names them. The games that end now are written into
+    ``ends``; returns how many.
+
+    With ``reset``, a reset instead (one compiled function for both: one compilation): every
+    game ``i`` in ``rows`` is dealt ``cards[i]``, and every game's mask, numbers and
+    observation written; ``actions``, ``numbers`` and the step's outputs are not read.
+    """
+    ids = np.empty(64, np.int64)
+    raw = np.empty(122, np.int64)
+    k = c.knobs
+    n_end = 0
+    for i in range(len(rows)):
+        if reset:
+            if rows[i]:
+                _deal_row(i, S, cards, prank, srank, stock_of, k)
+                code_chars(cards[i], codes[i])
+            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids)
+            info.mask[i] = mask[i]
+            _outcome(i, S, score, c, info)
+            _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
+                    info.counters, info.out, info.out8)  # fmt: skip
+            continue
+        before = S[i, PLEFT]
+        before_score = score[i]
+        ended = S[i, ENDED] != 0
+        a = int(actions[i])
+        go = not ended and not S[i, DONE] and mask[i, a] != 0
+        if ended:
+            shuffle(numbers[i], cards[i])
+            _deal_row(i, S, cards, prank, srank, stock_of, k)
+            code_chars(cards[i], codes[i])
+        elif go:
+            pyr, left, ptr, drawn, rec = P.play(
+                int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
+                int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
+            )  # fmt: skip
+            S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = pyr, left, ptr, drawn, rec
+            S[i, MOVES_] += 1
+            if a > 1:  # a removal
+                S[i, IDLE] = 0
+                S[i, REMOVED] = 1
+            elif a == 1:  # a pass ends: idle unless it saw a removal
+                S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
+                S[i, REMOVED] = 0
+            S[i, SEEN] |= P.face_up(left, ptr, k)
+        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids)
+        info.mask[i] = mask[i]
+        _outcome(i, S, score, c, info)
+        term = False
+        trunc = 0
+        reward = 0.0
+        if not ended:
+            if go:
+                reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0,
+                                     before_score, score[i])  # fmt: skip
+            else:
+                reward = c.illegal_reward
+            S[i, STEPS] += 1
+            term = S[i, DONE] != 0
+            if not term:
+                if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
+                    trunc = 2
+                elif S[i, STEPS] >= c.max_steps:
+                    trunc = 1
+        rewards[i] = reward
+        terminated[i] = term
+        truncated[i] = trunc != 0
+        why[i] = trunc
+        if term or trunc != 0:
+            S[i, ENDED] = 1
+            ends[n_end] = i
+            n_end += 1
+        _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
+                info.counters, info.out, info.out8)  # fmt: skip
+    return n_end
+
+
+@_jit
+def run(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards: Any, prank: Any,
+        srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any, ci: Any, cf: Any,
+        rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any, pyramid_left: Any,
+        moves: Any, pass_: Any, info_score: Any, won: Any, mask_out: Any, pieces: Any,
+        counters: Any, out: Any, out8: Any) -> int:  # fmt: skip
+    """:func:`step_games` with arrays only (the settings as :func:`config_arrays` gives them).
+
+    The vector env's one call a step (and a reset): numba types arrays fast.
+    """
+    c = _config(ci, cf)
+    info = Infos(pyramid_left, moves, pass_, info_score, won, mask_out, pieces, counters, out,
+                 out8)  # fmt: skip
+    return step_games(reset, rows, actions, numbers, S, cards, prank, srank, stock_of, score,
+                      mask, codes, c, rewards, terminated, truncated, why, ends, info)  # fmt: skip
+
+
+forget_stale_cache(_CACHED, "env-kernel")

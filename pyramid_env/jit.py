@@ -1,0 +1,100 @@
+"""numba, set up once for every compiled backend: the solver's kernel and the vector env's.
+
+The engine's scalar rules (:mod:`pyramid_env.engine.primitives`) are plain functions of ints
+that call ``int.bit_length`` and ``int.bit_count``; this module gives numba compiled versions of
+those two methods and registers every primitive, so compiled code calls the engine's own
+functions as they are. It is imported by :mod:`pyramid_env.solver.kernel` and
+:mod:`pyramid_env.env.kernel`, which never import each other: numba's registries are global,
+so registering twice (one copy per backend) would clash.
+
+Without numba (``AVAILABLE`` false) nothing is registered and :func:`compiled` returns the
+function as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pyramid_env.engine import primitives as P
+
+try:
+    from numba import njit, types
+    from numba.cpython.unsafe.numbers import leading_zeros
+    from numba.extending import intrinsic, overload_method, register_jitable
+except ImportError:  # the compiled backends are optional where numba is
+    njit = None
+
+AVAILABLE = njit is not None
+
+if AVAILABLE:
+
+    @intrinsic
+    def _ctpop(typingctx: Any, x: Any) -> Any:
+        """LLVM's population count, for ``int.bit_count``."""
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return x(x), codegen
+
+    # numba matches an overload's signature to its implementation's: no annotations here.
+    @overload_method(types.Integer, "bit_length")
+    def _bit_length(x):  # noqa: ANN001, ANN202
+        """``int.bit_length`` for the non-negative ints the rules use."""
+        return lambda x: 64 - leading_zeros(x)
+
+    @overload_method(types.Integer, "bit_count")
+    def _bit_count(x):  # noqa: ANN001, ANN202
+        """``int.bit_count`` for the non-negative ints the rules use."""
+        return lambda x: _ctpop(x)
+
+    for _fn in P.PRIMITIVES:  # the engine's functions, callable from compiled code as they are
+        register_jitable(_fn)
+
+
+def compiled(registry: list[Any]) -> Callable[[Any], Any]:
+    """A decorator compiling a function with numba's on-disk cache, noted in ``registry``.
+
+    ``registry`` collects the compiled functions of one module, for
+    :func:`forget_stale_cache`. Without numba the function is returned unchanged.
+    """
+
+    def wrap(fn: Any) -> Any:
+        if not AVAILABLE:
+            return fn
+        fast = njit(cache=True, nogil=True)(fn)
+        registry.append(fast)
+        return fast
+
+    return wrap
+
+
+def forget_stale_cache(registry: list[Any], name: str) -> None:
+    """Drop a module's compiled cache when the engine's primitives changed since it was written.
+
+    numba checks a cached function against its own source file only, not against the
+    functions it compiled in from elsewhere: after an edit of
+    :mod:`pyramid_env.engine.primitives` it would go on running the old rules. So the cache is
+    stamped with a digest of the primitives' source (``<name>-primitives-<digest>.stamp``), and
+    flushed when the stamp is missing.
+    """
+    if not registry:
+        return
+    source = inspect.getsource(P).encode()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    try:
+        stamp = Path(registry[0]._cache.cache_path) / f"{name}-primitives-{digest}.stamp"
+        if stamp.exists():
+            return
+        for fn in registry:
+            fn._cache.flush()
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        for old in stamp.parent.glob(f"{name}-primitives-*.stamp"):
+            old.unlink()
+        stamp.touch()
+    except (AttributeError, OSError):  # another numba layout, or a read-only install
+        pass
