@@ -128,6 +128,6 @@ python -m experiments.train_cards --size base --data data/msc.npz --heldout data
 python -m experiments.cards_mistakes results/cards/msc/cards_1000000_s0/net.npz --rules msc --seeds "val[:150]" --out results/cards/msc/mistakes.json
 # DAgger under relaxed, one seed: 3,000 deals of the million-position network's own games.
 python -m experiments.card_data --rules relaxed --deals 3000 --first 25000 --workers 1 --behaviour results/cards/relaxed/cards_1000000_s0/net.npz --out data/relaxed_dagger1.npz
-python -m experiments.train_cards --size small --heldout data/relaxed_heldout.npz --init results/cards/relaxed/cards_1000000_s0/net.npz --steps 1500 --lr 5e-4 --data data/relaxed.npz data/relaxed_dagger1.npz --out results/cards/relaxed-dagger1
+python -m experiments.train_cards --size small --heldout data/relaxed_heldout.npz --init results/cards/relaxed/cards_1000000_s0/net.npz --steps 1500 --lr 5e-4 --data data/relaxed.npz:300000 data/relaxed_dagger1.npz --out results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc-dagger-100k results/cards/msc-teacher-100k results/cards/msc-dagger1 results/cards/msc-more results/cards/msc-base results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png
