@@ -11,9 +11,9 @@ from pyramid_env.engine import deal
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import shuffled_deck
+from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import kernel as K
-from pyramid_env.testing import rule_variants
 
 NUMBERS = [0, 1, 2, 7, 12345, 2**32 - 1, 2**32, 2**63 - 1, 2**63 + 5, 2**64 - 2, 2**64 - 1]
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
-from pyramid_env.testing import rule_variants
 
 
 def same(a, b) -> bool:
