@@ -284,11 +284,6 @@ class PyramidVectorEnv(VectorEnv):
             infos["_truncated_by"] = truncated.copy()
         return self._observation(info), rewards, terminated, truncated, infos
 
-    @property
-    def proto(self) -> EnvSettings:
-        """The settings (its old name: the vector env once kept a whole ``PyramidEnv`` here)."""
-        return self.settings
-
     def action_masks(self) -> np.ndarray:
         """Legal actions, bool, shape ``(num_envs, 327)``; never all false in a row."""
         return self._mask.astype(bool)

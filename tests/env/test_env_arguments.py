@@ -125,7 +125,7 @@ def test_make_and_make_vec_name_an_unknown_argument():
         msg = refused(call)
         assert "'max_step'" in msg and "max_steps" in msg and "rule knobs" in msg
     assert "num_envs" in refused(gym.make_vec, "PyramidSolitaire-v0", 0)
-    assert gym.make_vec("PyramidSolitaire-v0", 2, max_episode_steps=9).proto.max_steps == 9
+    assert gym.make_vec("PyramidSolitaire-v0", 2, max_episode_steps=9).settings.max_steps == 9
 
 
 def _constructor(kwargs):

@@ -142,8 +142,8 @@ def test_vector_constructor_checks_its_own_arguments():
     assert "human" in refused(PyramidVectorEnv, 2, render_mode="human")
     assert "human" in refused(PyramidVectorEnv, 2, rules={"render_mode": "human"})
     assert "max_step" in refused(PyramidVectorEnv, 2, max_step=3)
-    assert PyramidVectorEnv(2, max_episode_steps=7).proto.max_steps == 7
-    assert PyramidVectorEnv(2, max_steps=5, max_episode_steps=7).proto.max_steps == 5
+    assert PyramidVectorEnv(2, max_episode_steps=7).settings.max_steps == 7
+    assert PyramidVectorEnv(2, max_steps=5, max_episode_steps=7).settings.max_steps == 5
     refused(PyramidVectorEnv, 2, max_episode_steps=0)
 
 
@@ -327,7 +327,7 @@ def _vector_step(data, n, illegal_action, seed):
         assert all(same(x, y) for x, y in zip(out[:4], out2[:4], strict=True))
         obs, rewards, terminated, truncated, infos = out
         for i in np.flatnonzero(illegal):
-            assert rewards[i] == vec.proto.illegal_reward
+            assert rewards[i] == vec.settings.illegal_reward
         over = terminated
         check_vector_invariants(vec, obs, infos, over)
 
