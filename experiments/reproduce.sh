@@ -124,6 +124,8 @@ $F --data data/msc.npz data/msc_dagger1.npz --out results/cards/msc-dagger1
 $F --data data/msc.npz --out results/cards/msc-more
 # A larger card network (base: width 64, 3 layers) on the same million positions.
 python -m experiments.train_cards --size base --data data/msc.npz --heldout data/msc_heldout.npz --arch cards --positions 1000000 --steps 6000 --out results/cards/msc-base
+# The positions with a losing legal move weighted 4 (seed 0 run; seeds 1 and 2 not yet).
+python -m experiments.train_cards --size small --data data/msc.npz --heldout data/msc_heldout.npz --arch cards --positions 100000 --steps 3000 --hard-weight 4 --seeds 0 1 2 --threads 1 --workers 1 --out results/cards/msc-hard4
 # Where the million-position network loses.
 python -m experiments.cards_mistakes results/cards/msc/cards_1000000_s0/net.npz --rules msc --seeds "val[:150]" --out results/cards/msc/mistakes.json
 # DAgger under relaxed, one seed: 3,000 deals of the million-position network's own games.
