@@ -1,18 +1,12 @@
 """A network over the cards: one token per card place, self-attention, moves scored by place.
 
-The flat networks see the position as 905-922 numbers and must learn the pairing rule once for
-each of the 295 pair moves. This one reads the same ``counts`` observation but as 52 card
-tokens (28 pyramid slots, 24 stock cycle places: rank, where the card lies, exposed or not, the
-place itself) and one token of the counters; a few self-attention layers let each card look
-for its partners and blockers; then one learned function scores every pair move from the two
-places it names (the waste top and the drawn card are the stock tokens lying there), one every
-King move from its place, and the draw and recycle from the counters' token. Each move gets
-two numbers: a policy logit (which move the teacher plays) and a Q logit (the chance that the
-deal stays winnable after it).
-
-:class:`CardNet` is the shipped form: numpy weights in one ``.npz`` and a numpy forward pass,
-so the benchmark plays it without torch; ``experiments/train_cards.py`` holds the torch twin,
-and a test checks that the two give the same outputs.
+A flat network must learn the pairing rule once for each of the 295 pair moves. This one reads
+the ``counts`` observation as 52 card tokens (28 slots, 24 stock places) and one of the
+counters; self-attention lets each card find its partners and blockers; one learned function
+scores every pair move from the two places it names. Two numbers a move: a policy logit and a
+Q logit (the chance the deal stays winnable after it). :class:`CardNet` is the shipped form,
+numpy weights and a numpy forward pass (the benchmark plays it without torch); its torch twin
+is :mod:`pyramid_env.agents.cardnet_torch` (a test checks they agree).
 """
 
 from __future__ import annotations

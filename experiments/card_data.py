@@ -1,29 +1,14 @@
 """Training positions at scale, each legal move labelled by the solver: won or lost after it.
 
     python -m experiments.card_data --rules msc --deals 20000 --out data/msc.npz
-    python -m experiments.card_data --rules msc --deals 10000 --first 40000 \
-        --behaviour runs/cards_msc/net.npz --out data/msc_dagger1.npz
 
-A behaviour policy plays ``train`` deals: the exact teacher ``solver-greedy`` (greedy's
-favourite among the moves that keep the deal winnable; greedy here reads the whole stock, as a
-clairvoyant teacher may), with a uniformly random legal move at
-a share ``eps`` of its turns, so the data also holds positions off the teacher's path. At every
-position the deal can still be won from, each legal move is labelled by the solver's verdict on
-the position after it (1: still winnable), and the teacher's move is kept. These labels read
-the whole stock order; a learner sees only a player's view, so what it can learn from them is,
-per move, the chance that the move keeps the deal winnable given what it sees, averaged over
-the orders it cannot tell apart: what the determinized search ``pimc`` estimates with 32
-sampled orders, here from one order (the true one) per position, at a fraction of the cost.
-
-With ``--behaviour NET`` a trained card network plays instead of the teacher (its own move,
-and a random one at a share ``eps`` of its turns), and the teacher only labels: the positions
-are those the network reaches, where its mistakes are (DAgger, Ross, Gordon and Bagnell 2011).
-A game stops being labelled, and played, once the deal can no longer be won.
-
-Workers return moves and label bits (a few bytes a position); the env replays each game here,
-so every observation is the env's own, as a player sees it (``observe_stock="seen"``). The
-output ``.npz`` holds ``obs`` (packed dict pieces and unseen counts, ``(N, 122)`` int16),
-``legal`` and ``wins`` (packed 327-bit masks), ``teacher`` (the teacher's action) and ``deal``.
+A behaviour policy (the teacher ``solver-greedy``, or ``--behaviour NET``: a card network, for
+DAgger) plays ``train`` deals with a random move at a share ``eps`` of its turns; at each
+winnable position every legal move gets the solver's verdict after it, and the teacher's move
+is kept. The env replays each game, so every observation is a player's. The method and what a
+learner can take from clairvoyant labels: docs/learning.md, "A network over the cards". The
+``.npz``: ``obs`` ``(N, 122)`` int16, ``legal`` and ``wins`` (packed 327-bit masks),
+``teacher``, ``deal``.
 """
 
 from __future__ import annotations

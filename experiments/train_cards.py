@@ -3,19 +3,12 @@
     python -m experiments.train_cards --data data/msc.npz --arch cards --positions 100000 \
         --steps 20000 --seed 0 --out runs/cards_msc_s0
 
-The data comes from ``experiments/card_data.py``: per position a player's observation, the
-legal moves, the moves after which the deal is still winnable (the solver's verdicts on the
-true deal) and the exact teacher's move. The network has two outputs per move: a Q logit,
-trained by binary cross-entropy against the verdicts (so it learns the chance that a move
-keeps the deal winnable given what a player sees: what ``pimc`` estimates by sampling), and a
-policy logit, trained by cross-entropy on the teacher's move. Ranks are relabelled at random
-in every batch (the 46,080 relabellings that keep the game). The agent plays the legal move of
-highest Q, the policy breaking near ties (:meth:`pyramid_env.agents.cardnet.CardNet.act_logits`);
-the tie weight and whether to play by the policy alone are chosen on ``val``.
-
-``--arch cards`` is :class:`CardTorch`, the twin of the shipped numpy
-:class:`~pyramid_env.agents.cardnet.CardNet`; ``--arch flat`` an MLP on the 922-number counts
-observation with the same two heads, shipped as a ``CardNet`` too (its ``meta["arch"]``).
+Two outputs per move: a Q logit (binary cross-entropy on the solver's verdicts: the chance a
+move keeps the deal winnable, given what a player sees) and a policy logit (cross-entropy on
+the teacher's move); ranks relabelled at random in every batch. The way of playing (Q, policy
+or both, :meth:`pyramid_env.agents.cardnet.CardNet.act_logits`) is chosen on ``val``. ``--arch
+cards`` is :class:`CardTorch`, the twin of the shipped numpy ``CardNet``; ``--arch flat`` an
+MLP on the counts observation. The recipe and its results: docs/learning.md.
 """
 
 from __future__ import annotations
