@@ -200,10 +200,13 @@ def record_games(
     network's (``net``, ``None`` in round 0) ``top_k`` best (0: all) on ``samples`` orders, and
     plays its choice, or with chance ``learner`` the network's favourite (DAgger: the network
     learns where its own play leads). Seeded from ``(seed, round_, deal)``, so the games do not
-    depend on chunking. Per deal it returns ``actions``; ``q`` (per step, ``[move, share]`` for
-    each move examined, the share of samples winnable after it: the Q head's target); ``values``
-    (per step, the share before: the value head's target; ``None`` where nothing was searched);
-    ``won``, ``searched`` decisions, ``solves`` and ``cpu`` seconds.
+    depend on chunking.
+
+    Returns:
+        Per deal: ``actions``; ``q`` (per step, ``[move, share]`` for each move examined, the
+        share of samples winnable after it: the Q head's target); ``values`` (per step, the
+        share before: the value head's target; ``None`` where nothing was searched); ``won``,
+        ``searched`` decisions, ``solves`` and ``cpu`` seconds.
     """
     from pyramid_env.engine.state import is_won
     from pyramid_env.env import PyramidEnv

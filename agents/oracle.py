@@ -1,16 +1,11 @@
 """The solver as an agent: the clairvoyant upper bound, and a teacher for imitation.
 
-Both agents here see the whole stock order (they read ``turn.state`` in full, whatever the
-env's ``observe_stock``), so they win every deal that can be won at all: the ceiling against
-which the benchmark normalises the other agents. On a deal that cannot be won they play on as
-the greedy agent, so their pyramid-cards-left figures stay meaningful.
-
-- ``solver`` replays the winning line the solver finds.
-- ``solver-greedy`` plays the greedy agent's favourite move among those that keep the deal
-  winnable (it asks the solver about each candidate, best first). It wins as often as
-  ``solver`` but plays like the greedy agent (remove when it is safe, draw only when needed),
-  which makes it a far easier teacher to imitate from a player's view than the solver's own
-  lines, which wander through the stock.
+Both agents see the whole stock order (they read ``turn.state`` in full, whatever the env's
+``observe_stock``), so they win every deal that can be won: the benchmark's ceiling. On a deal
+that cannot be won they play on as the greedy agent, so their cards-left figures stay
+meaningful. ``solver`` replays the solver's winning line; ``solver-greedy`` plays greedy's
+favourite move among those that keep the deal winnable, which makes it a far easier teacher to
+imitate than the solver's own lines, which wander through the stock.
 """
 
 from __future__ import annotations

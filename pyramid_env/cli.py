@@ -1,15 +1,11 @@
-"""The ``pyramid-env`` command line.
+"""The ``pyramid-env`` command line: ``show``, ``solve``, ``benchmark``, ``play``, ``replay``.
 
-``pyramid-env show (--deal N | --code C | --cards "...") [--rules R] [--hide-stock]`` prints a
-deal's board, its code and its rules. ``pyramid-env solve ... [--shortest] [--json]`` solves it
-(the solver knows the stock order). ``pyramid-env benchmark [--rules R] [--seeds S] [--agents
-...]`` plays every agent on fixed deals and writes the table (see ``pyramid_env.benchmark``).
-``pyramid-env play`` is a game in the terminal (:mod:`pyramid_env.play`); ``pyramid-env replay
-FILE [--analyse]`` writes a saved game as a web page (:mod:`pyramid_env.replay`).
-
-The help text is plain (argparse prints it as written, so no reST markup there); the list of
-agents in ``benchmark --help`` is filled in only when help is shown (:class:`HelpFormatter`),
-as it imports the agents and reads the shipped networks, which ``show`` should not pay for.
+``show`` prints a deal's board, code and rules; ``solve`` solves it (the solver knows the stock
+order); ``benchmark`` plays every agent on fixed deals (:mod:`pyramid_env.benchmark`); ``play``
+is a game in the terminal (:mod:`pyramid_env.play`); ``replay`` writes a saved game as a web
+page (:mod:`pyramid_env.replay`). Help text is plain (argparse prints it as written); the agent
+list of ``benchmark --help`` is filled in only when help is shown (:class:`HelpFormatter`), as it
+imports the agents, which ``show`` should not pay for.
 """
 
 from __future__ import annotations

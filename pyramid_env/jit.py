@@ -1,14 +1,11 @@
 """numba, set up once for every compiled backend: the solver's kernel and the vector env's.
 
 The engine's scalar rules (:mod:`pyramid_env.engine.primitives`) are plain functions of ints
-that call ``int.bit_length`` and ``int.bit_count``; this module gives numba compiled versions of
+calling ``int.bit_length`` and ``int.bit_count``; this module gives numba compiled versions of
 those two methods and registers every primitive, so compiled code calls the engine's own
-functions as they are. It is imported by :mod:`pyramid_env.solver.kernel` and
-:mod:`pyramid_env.env.kernel`, which never import each other: numba's registries are global,
-so registering twice (one copy per backend) would clash.
-
-Without numba (``AVAILABLE`` false) nothing is registered and :func:`compiled` returns the
-function as it is.
+functions as they are. Both kernels import it and never each other (numba's registries are
+global: registering twice would clash). Without numba (``AVAILABLE`` false) nothing is
+registered and :func:`compiled` returns the function as it is.
 """
 
 from __future__ import annotations

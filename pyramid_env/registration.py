@@ -1,20 +1,11 @@
 """Gymnasium ids, registered as soon as both ``pyramid_env`` and ``gymnasium`` are imported.
 
-``PyramidSolitaire-v0`` plays the default rules (``relaxed``); each preset has its own id,
-``PyramidSolitaire-<Preset>-v0``. ``gym.make_vec`` builds our ``PyramidVectorEnv`` (the
-``vector_entry_point``) unless ``vectorization_mode="sync"`` or ``"async"`` is asked for. Entry
-points are strings, so registering imports nothing of the env until ``gym.make``;
-``gym.make("pyramid_env:PyramidSolitaire-v0")`` works without a prior import, because Gymnasium
-imports the module named before the colon.
-
-Why registration waits for gymnasium: the engine (``pyramid_env.engine``) is pure Python, and
-importing it imports the package ``pyramid_env`` first. Were the package to import gymnasium to
-register the ids, ``import pyramid_env.engine`` would load gymnasium and numpy (and fail where
-they are not installed). Gymnasium 1.x has no plugin or entry-point registration, so the package
-instead registers the ids itself at whichever import comes second: at once if gymnasium is
-already loaded, else from :func:`register_when_gymnasium_loads`, a one-shot post-import hook.
-This module therefore imports gymnasium only inside :func:`register_envs`; :data:`ENV_IDS`
-needs only the preset names.
+``PyramidSolitaire-v0`` plays the default rules (``relaxed``), ``PyramidSolitaire-<Preset>-v0``
+each preset; ``gym.make_vec`` builds ``PyramidVectorEnv`` unless ``vectorization_mode`` asks
+for ``"sync"`` or ``"async"``. Entry points are strings, so registering imports nothing of the
+env. Registration waits for gymnasium (a one-shot post-import hook,
+:func:`register_when_gymnasium_loads`) so that importing the engine loads neither gymnasium nor
+numpy; why: docs/layout.md.
 """
 
 from __future__ import annotations

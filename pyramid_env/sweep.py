@@ -231,17 +231,31 @@ def sweep(
 ) -> list[Any]:
     """``fn`` over ``deals`` in chunks: one JSON-able result per deal, in the deals' order.
 
-    ``fn`` takes a list of deal numbers and returns one JSON-able result each; it must be
-    picklable (a module-level function or a ``functools.partial`` of one) and not depend on
-    which deals share a chunk. A deal given twice is played once. ``backend`` (``"local"``,
-    ``"ray"`` or a :class:`Backend`), ``workers``, ``address`` and ``chunk_size`` (default
-    :func:`default_chunk`) say where it runs; ``store`` keeps finished chunks, with ``settings``
-    (what the results depend on); ``resume`` plays only what is not stored; ``check`` tells a
-    stored result of ``fn``'s form (others are played again); ``retries`` bounds replays after a
-    worker died; ``progress`` labels a bar. Results pass through JSON (tuples become lists), so
-    a fresh run and a resumed one return the same. Raises ``PyramidError`` for a bad backend,
-    worker count, chunk size or store, ``RuntimeError`` for a chunk whose worker died more than
-    ``retries`` times, and whatever ``fn`` raised.
+    A deal given twice is played once. Results pass through JSON (tuples become lists), so a
+    fresh run and a resumed one return the same.
+
+    Args:
+        fn: takes a list of deal numbers, returns one JSON-able result each; picklable (a
+            module-level function or a ``functools.partial`` of one), whatever the chunking.
+        deals: the deal numbers.
+        backend: ``"local"``, ``"ray"`` or a :class:`Backend` (which then gives the next two).
+        workers: as :attr:`Backend.workers`, 1 to :data:`MAX_WORKERS`.
+        address: a Ray cluster's address, as :attr:`Backend.address`.
+        chunk_size: deals per chunk (default :func:`default_chunk`).
+        store: a folder keeping finished chunks, with ``settings`` (what results depend on).
+        settings: JSON-able settings a resumed store must match.
+        resume: play only what ``store`` does not hold.
+        retries: how many times a chunk whose worker died is played again.
+        progress: the label of a progress bar (``None``: none).
+        check: tells a stored result of ``fn``'s form (others are played again).
+
+    Returns:
+        One result per deal, in the order of ``deals``.
+
+    Raises:
+        PyramidError: a bad backend, worker count, chunk size or store.
+        RuntimeError: a chunk whose worker died more than ``retries`` times (and whatever
+            ``fn`` raised).
     """
     if isinstance(backend, Backend):
         where = check_backend(backend.name, backend.workers, backend.address)

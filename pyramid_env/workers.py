@@ -44,14 +44,11 @@ def threads_per_worker(workers: int) -> int:
 def pool_context() -> BaseContext | None:
     """How the pool starts its workers: Python's default, or ``forkserver`` once Ray is loaded.
 
-    On Linux the default is ``fork``: fast, and a script needs no ``__main__`` guard. But Ray
-    (an RLlib run, the ``ray`` backend of :func:`~pyramid_env.sweep.sweep`) leaves threads
-    of its own running in the process, and a fork copies the locks they hold without the
-    threads that would release them: a forked worker can then hang for good. So once ``ray``
-    is imported, workers come from a ``forkserver`` (a clean process started for the
-    purpose), as on macOS and Windows, where the script that starts the pool must guard its
-    entry point with ``if __name__ == "__main__":``. A start method other than ``fork`` set
-    with ``multiprocessing.set_start_method`` is kept.
+    Ray leaves threads of its own running, and a ``fork`` copies the locks they hold without the
+    threads that would release them, so a forked worker can hang for good; a ``forkserver``
+    starts clean (as on macOS and Windows, the starting script then needs an
+    ``if __name__ == "__main__":`` guard; docs/scaling.md). A start method other than ``fork``
+    set with ``multiprocessing.set_start_method`` is kept.
 
     Returns:
         The ``forkserver`` context, or ``None`` for Python's default.

@@ -1,14 +1,12 @@
 """The benchmark: every agent on the same fixed deals, as a table, CSVs and a chart.
 
-    pyramid-env benchmark                                  # relaxed, test[:1000], all agents
     pyramid-env benchmark --rules msc --agents greedy solver --seeds "val[:200]"
 
 :func:`run` (:mod:`~pyramid_env.benchmark.runner`) plays the agents and writes the folder;
-:mod:`~pyramid_env.benchmark.planning` prints its plan first,
-:mod:`~pyramid_env.benchmark.roster` builds and checks the agents,
-:mod:`~pyramid_env.benchmark.store` keeps the rows (CSV, resume, digests),
-:mod:`~pyramid_env.benchmark.table` and :mod:`~pyramid_env.benchmark.chart` show them. Which
-agents exist and their kinds: :mod:`pyramid_env.agents.catalogue`.
+:mod:`~pyramid_env.benchmark.planning` prints its plan, :mod:`~pyramid_env.benchmark.roster`
+builds and checks the agents, :mod:`~pyramid_env.benchmark.store` keeps the rows (CSV, resume,
+digests), :mod:`~pyramid_env.benchmark.table` and :mod:`~pyramid_env.benchmark.chart` show
+them; the agents and their kinds: :mod:`pyramid_env.agents.catalogue`.
 """
 
 from pyramid_env.agents.catalogue import (

@@ -1,16 +1,11 @@
 """Deals: 52 cards in a fixed order, from a deal number, a deal code or text.
 
-A deal is independent of the rules: deal ``n`` is the same cards under every preset, so results
-on the same deal numbers compare across variants.
-
-Order: cards 1-28 are the pyramid, rows top to bottom, each left to right (card 1 is the apex,
-cards 22-28 the bottom row); cards 29-52 are the stock in drawing order (card 29 is turned
-first). This is the deck format of public Pyramid solvers (mchung94/pyramid-solver and
-``shared/oracle/msc-1500``), so decks can be exchanged with them as text.
-
-Deal numbers use our own PRNG (SplitMix64) and Fisher-Yates shuffle, written out here, because
-neither Python's ``random`` nor NumPy promises the same stream across versions; deal ``n`` must
-mean the same cards forever. Tests pin the first deals.
+A deal is independent of the rules: deal ``n`` is the same cards under every preset. Cards 1-28
+are the pyramid, rows top to bottom, each left to right (card 1 the apex); cards 29-52 the stock
+in drawing order: the deck format of public Pyramid solvers (mchung94/pyramid-solver), so decks
+are exchanged with them as text. Deal numbers use our own PRNG (SplitMix64) and Fisher-Yates
+shuffle, written out here, because neither Python's ``random`` nor NumPy promises the same
+stream across versions; deal ``n`` must mean the same cards forever (tests pin the first deals).
 """
 
 from __future__ import annotations

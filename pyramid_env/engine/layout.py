@@ -1,15 +1,11 @@
 """Geometry of the pyramid: 28 slots, what covers what, and every reachable shape.
 
-Slots are numbered row by row from the apex, left to right: slot 0 is the apex (row 1), slots
-21..27 the bottom row (row 7). This is the order of cards 1..28 in a deal's text. The card in row
-``r``, column ``c`` is overlapped by the two cards below it, ``(r+1, c)`` and ``(r+1, c+1)``.
-
-A pyramid position is a 28-bit mask of the slots still holding a card. Every legal removal takes
-exposed cards (or a card with its sole coverer, which is itself exposed), so the set of slots
-left is always closed upward: a slot is present only if every slot above it that it covers is
-present. There are exactly 1,430 such shapes (the Catalan number C(8)); ``SHAPES`` maps each to
-its exposed slots and covering-pair candidates, computed once here so that move generation is a
-dictionary lookup instead of a scan.
+Slots are numbered row by row from the apex, left to right (slot 0 the apex, 21..27 the bottom
+row), the order of cards 1..28 in a deal's text; the card at row ``r``, column ``c`` is covered
+by ``(r+1, c)`` and ``(r+1, c+1)``. A pyramid position is a 28-bit mask of the slots holding a
+card, always closed upward (every removal takes exposed cards), so there are exactly 1,430
+shapes (the Catalan number C(8)); ``SHAPES`` maps each to its exposed slots and covering-pair
+candidates, computed once so that move generation is a dictionary lookup, not a scan.
 """
 
 from __future__ import annotations

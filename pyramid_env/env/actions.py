@@ -1,24 +1,10 @@
 """Action ids: the engine's move table, one fixed ``Discrete(327)``.
 
 Ids are positional (board places, not card identities), so one output unit of a policy means
-the same part of the board in every deal:
-
-=======  =========================================================================
-id       action
-=======  =========================================================================
-0        draw (turn the next stock card)
-1        recycle (turn the waste over into the stock)
-2..29    remove the King in pyramid slot ``id - 2`` (slot 0 is the apex, 21..27 the bottom row)
-30       remove the King on the waste top
-31       remove the King that is the drawn card / face-up stock top
-32..326  remove a pair of places ``(a, b)``, ``a < b``, in lexicographic order: two pyramid
-         slots (an exposed pair or a covering pair), a slot with the waste top (``28``) or
-         with the drawn / face-up stock card (``29``), or the waste top with that card
-=======  =========================================================================
-
-Pairs of slots that no reachable shape allows (the apex with a bottom card, say) have no id.
-Example: ``decode(0)`` is the draw; ``encode(PAIR_AT[21, 28])`` is the id of "bottom-left
-card with the waste top".
+the same part of the board in every deal: 0 draw, 1 recycle, 2..31 a King by its place,
+32..326 a pair of places ``(a, b)``, ``a < b``, in lexicographic order (the table:
+docs/environment.md, "Action Space"). ``decode(0)`` is the draw; ``encode(PAIR_AT[21, 28])``
+is the id of "bottom-left card with the waste top".
 """
 
 from __future__ import annotations

@@ -1,34 +1,10 @@
-"""Observation: named pieces of the position as small integer arrays.
+"""Observation: the position as named pieces of small integers, and its other forms.
 
-===========  =====  ======  ====================================================================
-piece        size   values  meaning
-===========  =====  ======  ====================================================================
-pyramid      28     0..13   rank in each slot (apex first, rows left to right); 0 = empty
-exposed      28     0..1    1 if the slot's card is playable (nothing covers it)
-stock        24     0..14   the stock cycle in its fixed order (deal cards 29..52): the rank
-                            if known, 14 if not yet seen (``observe_stock="seen"``), 0 if removed
-stock_where  24     0..4    where each cycle card is: 0 removed, 1 in the stock face down,
-                            2 on the waste under the top, 3 the waste top, 4 the drawn card or
-                            the face-up stock top (the second playable stock card)
-counters     5      0..255  pass number, recycles left (255 = unlimited), stock size, waste
-                            size, pyramid cards left (pass number capped at 255)
-===========  =====  ======  ====================================================================
-
-The flat form (``obs_mode="flat"``) is these pieces concatenated in this order as float32: 109
-numbers, indices 0-27 pyramid, 28-55 exposed, 56-79 stock, 80-103 stock_where, 104-108 counters.
-The one-hot form (``obs_mode="onehot"``, :func:`onehot`) is 905 float32 numbers in [0, 1], the
-categorical pieces as one-hot rows, for networks. The counts form (``obs_mode="counts"``,
-:func:`counts`) adds what a player counts and a search reads (922 numbers): how many cards of
-each rank are still unseen (13, divided by 4: the cards neither in the pyramid, nor removed,
-nor ever turned face up) and the recycles left, one-hot (none, one, two, three or more /
-unlimited). Unseen ranks are a count anyone can make (52 cards minus those seen), never their
-order; with ``observe_stock="full"`` nothing is unseen.
-
-:class:`Encoder` is the single env's encoder, on the engine's ints; the vector env writes the
-same layout for all its games in its compiled step (:mod:`pyramid_env.env.kernel`), and tests
-check that the two agree step for step. The compact form (``obs_mode="compact"``,
-:func:`compact`) is one row of small integers per card place, uint8, for networks that embed
-cards as tokens.
+The ``Dict`` pieces (``pyramid``, ``exposed``, ``stock``, ``stock_where``, ``counters``) and
+the forms built from them (flat, one-hot, counts, compact) are laid out index by index in the
+docs' environment page (docs/environment.md, "Observation Space"), the one statement of the
+layout. :class:`Encoder` writes them for the single env from the engine's ints; the vector
+env writes the same layout in its compiled step, and tests hold the two to each other.
 """
 
 from __future__ import annotations
@@ -260,15 +236,10 @@ def compact_space() -> spaces.Box:
 def compact(obs: dict[str, np.ndarray]) -> np.ndarray:
     """The compact form of a ``Dict`` observation, or of a batch of them: (..., 53, 5) uint8.
 
-    One row per card place, for a network to embed as tokens (265 bytes a game, against
-    3,620 for the float32 one-hot form): rows 0-27 the pyramid slots, 28-51 the stock cycle
-    places (deal cards 29..52), each ``(rank, place, where, playable, seen)``: ``rank`` 0 gone,
-    1..13, 14 unseen; ``place`` the row's own number; ``where`` an index into
-    :data:`COMPACT_WHERE` (0 gone, 1 in the stock face down, 2 on the waste under the top,
-    3 the waste top, 4 the drawn card or face-up stock top, 5 a covered pyramid card,
-    6 an exposed one); ``playable`` 1 if the card can be removed now (an exposed pyramid
-    card, the waste top, the second stock card); ``seen`` 1 if the rank is shown. Row 52: the
-    five counters, as in the dict form.
+    One row per card place, for a network to embed cards as tokens: rows 0-27 the pyramid
+    slots, 28-51 the stock cycle places, each ``(rank, place, where, playable, seen)`` with
+    ``where`` an index into :data:`COMPACT_WHERE`; row 52 the five counters, as in the dict
+    form. The columns' values: docs/environment.md ("compact").
     """
     lead = obs["pyramid"].shape[:-1]
     out = np.zeros((*lead, *COMPACT_SHAPE), np.uint8)

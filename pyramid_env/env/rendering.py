@@ -1,16 +1,11 @@
-"""Pictures of the table, for ``render_mode="rgb_array"`` and ``"human"``.
+"""Pictures of the table, for ``render_mode="rgb_array"`` and ``"human"`` (the ``render`` extra).
 
-Pillow draws them and pygame shows them in a window; both are in the ``render`` extra.
-
-Kept out of the engine and of the step path: only ``render()`` imports it, and only the
-``"human"`` window imports pygame (so ``rgb_array`` runs, videos and ``check_env`` never start
-SDL or its audio). The pyramid is drawn as overlapping rows, exposed cards bright and covered
-cards dimmed, each card's rank in large type with its suit drawn beside it (red or black) so a
-frame of a video is readable. The stock lies face down with its count (face up where the rules
-show its top, ``msc``), the waste is fanned with its top card last, and the drawn card apart.
-The line at the bottom is the stock in drawing order as the observation shows it: known cards
-by name, ``??`` for the others (:func:`pyramid_env.engine.notation.stock_line`, the same line
-as the ``"ansi"`` text), so a picture never shows more than the agent sees.
+Pillow draws them and pygame shows them in a window. Kept out of the engine and of the step
+path: only ``render()`` imports this module, and only the ``"human"`` window imports pygame, so
+``rgb_array`` runs, videos and ``check_env`` never start SDL. Covered cards are dimmed; the
+line at the bottom is the stock as the observation shows it
+(:func:`pyramid_env.engine.notation.stock_line`), so a picture never shows more than the agent
+sees (docs/environment.md, "Rendering").
 """
 
 from __future__ import annotations

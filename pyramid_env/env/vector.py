@@ -1,20 +1,11 @@
 """PyramidVectorEnv: N games stepped together by one compiled call.
 
 Same rules, observations, rewards and episode ends as N :class:`PyramidEnv` (a test checks them
-step for step under every rule variant); what differs is the cost. The games live in
-preallocated arrays (one row per game: the engine's five integers, the episode's counters, the
-deal's ranks), and :func:`pyramid_env.env.kernel.step_games` plays every game's action, deals
-the games that ended, and writes the masks, the ends and the observations of all of them in one
-compiled call over those arrays, from the engine's own primitives (the move generator, a move,
-the dead-deal test) and the single env's own score and reward
-(:func:`~pyramid_env.engine.game.points`, :func:`~pyramid_env.env.pyramid_env.step_reward`),
-compiled as they are. Python is left with checking the actions and drawing the new games' deal
-numbers.
-``SyncVectorEnv`` pays N engine calls, N encoders and N Gymnasium wrappers a step.
-
-Autoreset follows Gymnasium's default, ``NEXT_STEP``: the step after a game ends resets it (that
-step's action is ignored, reward 0). Sub-env ``i`` of ``reset(seed=s)`` is seeded ``s + i``, as
-``SyncVectorEnv`` does, so it deals the same games as ``PyramidEnv().reset(seed=s + i)``.
+step for step under every rule variant); what differs is the cost: the games live in
+preallocated arrays and :func:`pyramid_env.env.kernel.step_games` plays, resets and observes
+all of them at once with the engine's own primitives, where ``SyncVectorEnv`` pays N engine
+calls, N encoders and N wrappers. Autoreset is Gymnasium's ``NEXT_STEP``; sub-env ``i`` of
+``reset(seed=s)`` deals what ``PyramidEnv().reset(seed=s + i)`` deals (docs/environment.md).
 """
 
 from __future__ import annotations

@@ -3,11 +3,9 @@
 :func:`train` is the loop behind ``python -m experiments.train_ppo`` and the fine-tuning stage
 of ``experiments.train_bc`` (from the behaviour-cloned weights, ``init``). Training deals come
 from the ``train`` seed set only; every ``eval.every`` steps the policy is exported to an
-:class:`~pyramid_env.agents.MLPPolicy` and evaluated (deterministic, masked) on ``eval.seeds``
-with :func:`pyramid_env.evaluate`: the figures the benchmark will report. The run folder
-``<runs>/<env_id>__<exp_name>__<seed>__<time>/`` holds the resolved config, TensorBoard logs,
-``eval.csv``, the best policy (``best.npz``, by val win rate), the SB3 model saved at every
-evaluation and at the end (``model.zip``) and ``metrics.json``.
+:class:`~pyramid_env.agents.MLPPolicy` and evaluated (deterministic, masked) on
+``eval.seeds``: the figures the benchmark will report. The run folder holds the config,
+TensorBoard logs, ``eval.csv``, ``best.npz``, ``model.zip`` and ``metrics.json``.
 """
 
 from __future__ import annotations
