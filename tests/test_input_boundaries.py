@@ -18,6 +18,7 @@ from pyramid_env import PyramidError, evaluate
 from pyramid_env.agents import make_agent, shipped_file
 from pyramid_env.cli import main
 from pyramid_env.seeds import DEALS, seed_set
+from tests.conftest import refused
 
 # -- seed specs ---------------------------------------------------------------------------------
 
@@ -38,15 +39,13 @@ from pyramid_env.seeds import DEALS, seed_set
     ],
 )
 def test_bad_seed_specs_name_the_spec(spec, message):
-    with pytest.raises(PyramidError, match=message):
-        seed_set(spec)
+    refused(seed_set, spec, match=message)
 
 
 def test_numpy_deal_numbers_and_the_huge_train_set():
     assert seed_set([np.int64(3), np.uint8(4)]) == [3, 4]
     assert len(seed_set("train")) > 9e18  # a range: nothing is built
-    with pytest.raises(PyramidError, match="evaluate plays at most 10,000,000"):
-        evaluate("greedy", seeds="train")
+    refused(evaluate, "greedy", seeds="train", match="evaluate plays at most 10,000,000")
 
 
 @settings(max_examples=300, deadline=None)
@@ -82,9 +81,7 @@ def test_any_seed_spec_gives_deals_or_a_pyramid_error(spec):
 )
 def test_evaluate_checks_its_arguments_before_any_work(kwargs, message, monkeypatch):
     monkeypatch.setattr(evaluation, "_play_chunk", lambda *a: pytest.fail("played"))
-    args = {"agent": "greedy", "seeds": [1, 2]} | kwargs
-    with pytest.raises(PyramidError, match=message):
-        evaluate(**args)
+    refused(evaluate, **({"agent": "greedy", "seeds": [1, 2]} | kwargs), match=message)
 
 
 def test_no_more_processes_than_chunks(monkeypatch):
@@ -98,10 +95,8 @@ def test_no_more_processes_than_chunks(monkeypatch):
 def test_a_broken_agent_file_is_named(tmp_path):
     bad = tmp_path / "broken.npz"
     bad.write_bytes(b"not a zip")
-    with pytest.raises(PyramidError, match="broken.npz.* is not a (policy|saved network)"):
-        make_agent(str(bad))
-    with pytest.raises(PyramidError, match="does not exist"):
-        make_agent(str(tmp_path / "none.npz"))
+    refused(make_agent, str(bad), match="broken.npz.* is not a (policy|saved network)")
+    refused(make_agent, str(tmp_path / "none.npz"), match="does not exist")
 
 
 @pytest.fixture
@@ -125,11 +120,9 @@ def fake_install(tmp_path, monkeypatch):
 def test_a_damaged_or_missing_shipped_file_is_named(fake_install):
     assert shipped_file("bc-msc").is_file()
     (fake_install / "bc-msc.npz").write_bytes(b"junk")
-    with pytest.raises(PyramidError, match="bc-msc.*does not match its checksum"):
-        make_agent("bc-msc")
+    refused(make_agent, "bc-msc", match="bc-msc.*does not match its checksum")
     (fake_install / "ppo-msc.npz").unlink()
-    with pytest.raises(PyramidError, match="ppo-msc.*is missing"):
-        make_agent("ppo-msc")
+    refused(make_agent, "ppo-msc", match="ppo-msc.*is missing")
     assert "bc-msc" in agents_pkg.shipped()  # still listed: the manifest says it should be
 
 
@@ -244,8 +237,7 @@ def test_resume_replays_an_agent_whose_row_was_cut_short(tmp_path, capsys):
 
 
 def test_a_negative_agent_seed_is_refused():
-    with pytest.raises(PyramidError, match="seed=-1 must be >= 0"):
-        evaluate("greedy", seeds=[1], seed=-1)
+    refused(evaluate, "greedy", seeds=[1], seed=-1, match="seed=-1 must be >= 0")
 
 
 def test_a_benchmark_stopped_mid_agent_resumes_from_its_finished_chunks(
