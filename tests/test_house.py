@@ -50,7 +50,6 @@ LONG_MODULES = {
     "pyramid_env/engine/primitives.py",
     "tests/test_replay.py",
     "tests/test_benchmark_store.py",
-    "tests/test_layering.py",
 }
 
 
