@@ -48,7 +48,6 @@ LONG_MODULES = {
     "pyramid_env/env/kernel.py",
     "pyramid_env/engine/state.py",
     "pyramid_env/engine/primitives.py",
-    "tests/test_benchmark_store.py",
 }
 
 
