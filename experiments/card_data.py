@@ -24,6 +24,7 @@ import numpy as np
 from pyramid_env.agents import Turn
 from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.agents.cardnet import CardNet
+from pyramid_env.agents.honest import all_seen, search
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
@@ -35,6 +36,7 @@ from pyramid_env.solver import Verdict, solve
 from pyramid_env.sweep import sweep
 
 BUDGET = 300_000  # positions per verdict; one that runs out leaves its position unlabelled
+PIMC_BUDGET = 30_000  # per verdict of the honest teacher's search, as the pimc agent's
 MAX_STEPS = 400
 
 
@@ -53,20 +55,28 @@ def _network(path: str) -> CardNet:
 
 
 def label_game(
-    rules: Rules, eps: float, seed: int, n: int, behaviour: str | None = None
+    rules: Rules,
+    eps: float,
+    seed: int,
+    n: int,
+    behaviour: str | None = None,
+    samples: int = 0,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
     ``behaviour``: a card network's file to play instead of the teacher (it sees a player's
-    ``counts`` observation, as in the benchmark).
+    ``counts`` observation, as in the benchmark). ``samples`` > 0: the teacher is honest
+    (``pimc``'s search over that many orders of the unseen cards while any is unseen, greedy's
+    first winning move once all are seen), its move kept even where the true order loses it.
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
     bits of the legal ids after which the deal is still winnable, and the teacher's action.
     """
     rng = np.random.default_rng([seed, n])
     greedy = GreedyAgent()
+    search_rng = np.random.default_rng([seed, n, 1])
     env = None
-    if behaviour is not None:
+    if behaviour is not None or samples:
         env = PyramidEnv(rules, obs_mode="counts", max_steps=MAX_STEPS + 1, max_idle_passes=None)
         obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
@@ -91,9 +101,12 @@ def label_game(
                 legals.append(legal)
                 wins.append([a for a, ok in zip(legal, bits, strict=True) if ok])
                 teacher = next(a for a in prefs if a in wins[-1])
+                known = env.known_stock() if env is not None else s.left
+                if samples and len(legal) > 1 and not all_seen(s, known):
+                    teacher = search(s, known, prefs, samples, PIMC_BUDGET, search_rng).action
                 teachers.append(teacher)
         own = teacher
-        if env is not None:
+        if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
             scores = _network(behaviour).act_logits(obs[None])[0]
             own = legal[int(np.argmax(scores[legal]))]
@@ -110,9 +123,9 @@ def label_game(
 
 
 def _chunk(
-    rules: Rules, eps: float, seed: int, behaviour: str | None, deals: list[int]
+    rules: Rules, eps: float, seed: int, behaviour: str | None, samples: int, deals: list[int]
 ) -> list[dict[str, Any]]:
-    return [label_game(rules, eps, seed, n, behaviour) for n in deals]
+    return [label_game(rules, eps, seed, n, behaviour, samples) for n in deals]
 
 
 def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -156,9 +169,10 @@ def generate(
     seed: int,
     workers: int,
     behaviour: str | None = None,
+    samples: int = 0,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed, behaviour)
+    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -172,14 +186,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--behaviour", type=Path, help="a card network to play instead of the teacher")
+    p.add_argument(
+        "--pimc",
+        type=int,
+        default=0,
+        metavar="SAMPLES",
+        help="an honest teacher: pimc's search over this many orders while cards are unseen",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
+    if args.pimc < 0:
+        p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")
     rules = get_rules(args.rules)
     start = SEED_SETS["train"].start + args.first
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    data = generate(rules, deals, args.eps, args.seed, args.workers, behaviour)
+    data = generate(rules, deals, args.eps, args.seed, args.workers, behaviour, args.pimc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")

@@ -147,3 +147,35 @@ def test_losses_weigh_positions_and_at_weight_one_are_the_plain_means():
     q0, p0 = train_cards.losses(out, legal, wins, teacher, heavy)
     assert torch.allclose(q0, bce[0][legal[0]].mean(), atol=1e-4)
     assert torch.allclose(p0, torch.nn.functional.cross_entropy(pol[:1], teacher[:1]), atol=1e-4)
+
+
+def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monkeypatch):
+    rules = get_rules("msc")
+    n = 1_000_024  # winnable
+    calls = []
+
+    def spy(s, known, prefs, samples, budget, rng):  # the last preference: never greedy's own
+        calls.append((s.fields(), known, prefs[-1]))
+        return _Found(prefs[-1])
+
+    monkeypatch.setattr(card_data, "search", spy)
+    game = card_data.label_game(rules, 0.0, 0, n, samples=4)
+    env = card_data.PyramidEnv(rules, obs_mode="counts", max_idle_passes=None)
+    env.reset(options={"deal": n})
+    labelled = dict(zip(game["steps"], range(len(game["steps"])), strict=True))
+    searched = 0
+    for step, action in enumerate(game["actions"]):
+        s, known = env.state, env.known_stock()
+        hidden = known & s.left != s.left
+        if step in labelled and hidden and len(game["legal"][labelled[step]]) > 1:
+            fields, seen, choice = calls[searched]
+            assert fields == s.fields() and seen == known  # a player's view, not the deal
+            assert game["teacher"][labelled[step]] == choice == action  # labelled and played
+            searched += 1
+        env.step(action)
+    assert searched == len(calls) > 3
+
+
+class _Found:
+    def __init__(self, action: int) -> None:
+        self.action = action
