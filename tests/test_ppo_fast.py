@@ -7,14 +7,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from experiments import ppo_fast  # noqa: E402
+from experiments import ppo_fast as script  # noqa: E402
 from pyramid_env import evaluate  # noqa: E402
 from pyramid_env.agents import MLPPolicy, PolicyAgent  # noqa: E402
 from pyramid_env.engine.errors import PyramidError  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
+from pyramid_env.lab import ppo_fast  # noqa: E402
 from pyramid_env.lab.config import read_config  # noqa: E402
 
-CONFIG = ppo_fast.ROOT / "configs" / "ppo_fast_relaxed.toml"
+CONFIG = script.ROOT / "configs" / "ppo_fast_relaxed.toml"
 TINY = [
     "num_envs=8",
     "num_steps=16",
@@ -92,7 +93,7 @@ def test_a_tiny_run_is_deterministic_for_a_seed():
 
 
 def test_a_run_writes_its_folder_and_its_policy_plays_through_evaluate(tmp_path):
-    metrics = ppo_fast.main(
+    metrics = script.main(
         [
             "--config",
             str(CONFIG),
