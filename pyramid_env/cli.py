@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from pyramid_env.argtypes import integer, positive, seconds
 from pyramid_env.engine import PyramidError
@@ -144,26 +145,38 @@ def _benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
+def _command(
+    sub: argparse._SubParsersAction, name: str, func: Any, **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A subcommand's parser: plain help text, and ``func`` to run it."""
+    parser = sub.add_parser(name, formatter_class=HelpFormatter, **kwargs)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    from pyramid_env.play import PLAY_DESCRIPTION, add_play_args, run_play
+    from pyramid_env.replay import add_replay_arguments, main_replay
+
     parser = argparse.ArgumentParser(
         prog="pyramid-env", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(title="commands", dest="command", required=True)
-    show = sub.add_parser(
+    show = _command(
+        sub,
         "show",
+        _show,
         help="print a deal's board, code and rules",
         description=SHOW_DESCRIPTION,
-        formatter_class=HelpFormatter,
     )
     _add_deal_args(show)
     show.add_argument("--hide-stock", action="store_true", help="print the stock face down")
-    show.set_defaults(func=_show)
-    solve = sub.add_parser(
+    solve = _command(
+        sub,
         "solve",
+        _solve,
         help="won or lost, with a winning (or shortest) line",
         description=SOLVE_DESCRIPTION,
-        formatter_class=HelpFormatter,
     )
     _add_deal_args(solve)
     solve.add_argument("--shortest", action="store_true", help="a line with the fewest steps")
@@ -174,14 +187,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     solve.add_argument(
         "--time-limit", type=seconds, metavar="S", help="give up (unknown) after S seconds"
     )
-    solve.set_defaults(func=_solve)
-    bench = sub.add_parser(
-        "benchmark",
-        help="every agent on fixed deals: table, CSVs, chart",
-        description=BENCHMARK_DESCRIPTION,
-        epilog=BENCHMARK_EPILOG,
-        formatter_class=HelpFormatter,
+    _add_benchmark_args(
+        _command(
+            sub,
+            "benchmark",
+            _benchmark,
+            help="every agent on fixed deals: table, CSVs, chart",
+            description=BENCHMARK_DESCRIPTION,
+            epilog=BENCHMARK_EPILOG,
+        )
     )
+    add_play_args(
+        _command(
+            sub, "play", run_play, help="play a deal in the terminal", description=PLAY_DESCRIPTION
+        )
+    )
+    add_replay_arguments(
+        _command(
+            sub,
+            "replay",
+            main_replay,
+            help="a game as a web page to step through; --analyse marks the losing move",
+            description=REPLAY_DESCRIPTION,
+        )
+    )
+    return parser
+
+
+def _add_benchmark_args(bench: argparse.ArgumentParser) -> None:
     add_rule_args(bench)
     bench.add_argument(
         "--seeds",
@@ -225,44 +258,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the agents a stopped run with the same settings finished in --out, and the "
         "chunks of deals the agent it stopped in had finished",
     )
-    bench.set_defaults(func=_benchmark)
-    from pyramid_env.play import PLAY_DESCRIPTION, add_play_args, run_play
-    from pyramid_env.replay import add_replay_arguments, main_replay
 
-    play = sub.add_parser(
-        "play",
-        help="play a deal in the terminal",
-        description=PLAY_DESCRIPTION,
-        formatter_class=HelpFormatter,
-    )
-    add_play_args(play)
-    play.set_defaults(func=run_play)
-    replay = sub.add_parser(
-        "replay",
-        help="a game as a web page to step through; --analyse marks the losing move",
-        description=REPLAY_DESCRIPTION,
-        formatter_class=HelpFormatter,
-    )
-    add_replay_arguments(replay)
-    replay.set_defaults(func=main_replay)
-    args = parser.parse_args(argv)
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (2 for bad input, with the reason on stderr)."""
+    args = _parser().parse_args(argv)
     try:
         return args.func(args)
-    except PyramidError as err:  # bad input, found before any work
-        print(f"pyramid-env: error: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (ValueError, RuntimeError) as err:  # a fault while working (an agent's illegal move)
-        print(f"pyramid-env: error: {err}", file=sys.stderr)
-        return EXIT_FAILED
     except BrokenPipeError:  # the reader went away (`| head`): nothing of ours went wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except OSError as err:  # the machine refused: a file that cannot be written, say
-        print(f"pyramid-env: error: {err}", file=sys.stderr)
-        return EXIT_FAILED
     except KeyboardInterrupt:
         print("pyramid-env: interrupted (a benchmark goes on with --resume)", file=sys.stderr)
         return EXIT_INTERRUPTED
+    # Bad input, found before any work; a fault while working (an agent's illegal move); the
+    # machine refusing (a file that cannot be written, say).
+    except (PyramidError, ValueError, RuntimeError, OSError) as err:
+        print(f"pyramid-env: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT if isinstance(err, PyramidError) else EXIT_FAILED
 
 
 if __name__ == "__main__":
