@@ -90,6 +90,13 @@ def _int_cell(text: str, low: int, high: int) -> int:
     return int(text)
 
 
+def _seconds_cell(text: str, name: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} {shorten(text)} is not a number of seconds")
+    return value
+
+
 def _bool_cell(text: str, none: bool = False) -> bool | None:
     if none and text == "":
         return None
@@ -107,9 +114,7 @@ def _episode(row: dict[str, str], deals: set[int]) -> Episode:
     deal = _int_cell(row["deal"], 0, MAX_DEAL)
     if deal not in deals:
         raise ValueError(f"deal {deal} is not one of the run's")
-    cpu = float(row["cpu"])
-    if not math.isfinite(cpu) or cpu < 0:
-        raise ValueError(f"cpu {shorten(row['cpu'])} is not a number of seconds")
+    cpu = _seconds_cell(row["cpu"], "cpu")
     return Episode(
         deal,
         bool(_bool_cell(row["won"])),
@@ -146,9 +151,7 @@ def _finished(
     eps = [_episode(e, set(deals)) for e in episodes]
     if [e.deal for e in eps] != deals:
         raise ValueError(f"{len(eps)} episodes of the run's {len(deals)} deals")
-    seconds = float(row["seconds"])
-    if not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"seconds {shorten(row['seconds'])} is not a time")
+    seconds = _seconds_cell(row["seconds"], "seconds")
     if row["kind"] not in KINDS or (kind is not None and row["kind"] != kind):
         raise ValueError(f"kind {shorten(row['kind'])} is not {kind or 'a kind'}")
     if row["observe_stock"] not in VIEWS or (view is not None and row["observe_stock"] != view):
