@@ -217,20 +217,46 @@ def bench(cfg: dict[str, Any], steps: int) -> dict[str, Any]:
     return out
 
 
+def summarise(runs: list[Path]) -> dict[str, Any]:
+    """Val win rates of several runs (seeds) at each evaluation: mean, min and max, as a table.
+
+    Also each run's training steps per second (wall and CPU) and its best val win rate.
+    """
+    metrics = [json.loads((r / "metrics.json").read_text()) for r in runs]
+    steps = sorted(set.intersection(*({e["timesteps"] for e in m["evals"]} for m in metrics)))
+    curve = []
+    for t in steps:
+        wins = [next(e["win_rate"] for e in m["evals"] if e["timesteps"] == t) for m in metrics]
+        curve.append({"timesteps": t, "mean": round(float(np.mean(wins)), 4),
+                      "min": min(wins), "max": max(wins), "runs": wins})  # fmt: skip
+    keys = ("run", "timesteps", "train_s", "train_cpu_s", "steps_per_s", "steps_per_cpu_s",
+            "best_val_win_rate", "machine")  # fmt: skip
+    out = {"runs": [{k: m.get(k) for k in keys} for m in metrics], "curve": curve}
+    print("| env steps | val win, mean | min | max |\n|---|---|---|---|")
+    for c in curve:
+        print(f"| {c['timesteps']:,} | {c['mean']:.3f} | {c['min']:.3f} | {c['max']:.3f} |")
+    for m in out["runs"]:
+        print(f"{m['run']}: {m['steps_per_s']:,} steps/s ({m['steps_per_cpu_s']:,} of CPU time), "
+              f"best {m['best_val_win_rate']:.3f}")  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """The command line: train per the config, or ``--bench``."""
+    """The command line: train per the config, or ``--bench``, or ``--summary`` of runs."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_config_args(p, ROOT / "configs" / "ppo_fast_relaxed.toml", ROOT / "runs")
     p.add_argument("--init", type=Path, help="start from a .pt of this trainer or a policy .npz")
     p.add_argument("--bench", action="store_true", help="time ppo_fast against SB3, no training")
     p.add_argument("--bench-steps", type=int, default=50_000, help="env steps each, --bench")
-    p.add_argument("--out", type=Path, help="--bench: write the figures to this JSON file")
+    p.add_argument("--out", type=Path, help="--bench, --summary: write the figures to this JSON")
+    p.add_argument("--summary", type=Path, nargs="+", metavar="RUN", help="summarise run folders")
     args = p.parse_args(argv)
     cfg = config_from_args(args)
     torch.set_num_threads(cfg.get("threads", 1))
-    if args.bench:
-        out = bench(cfg, args.bench_steps)
-        print(json.dumps(out, indent=1))
+    if args.bench or args.summary:
+        out = summarise(args.summary) if args.summary else bench(cfg, args.bench_steps)
+        if args.bench:
+            print(json.dumps(out, indent=1))
         if args.out:
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(json.dumps(out, indent=1) + "\n")

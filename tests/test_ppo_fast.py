@@ -116,6 +116,10 @@ def test_a_run_writes_its_folder_and_its_policy_plays_through_evaluate(tmp_path)
         256,
     ]
     assert json.loads((run / "metrics.json").read_text())["steps_per_s"] > 0
+    summary = script.main(["--summary", str(run), str(run), "--out", str(tmp_path / "s.json")])
+    wins = [r["win_rate"] for r in metrics["evals"]]
+    assert [c["mean"] for c in summary["curve"]] == pytest.approx(wins)
+    assert json.loads((tmp_path / "s.json").read_text())["curve"][-1]["runs"] == [wins[-1]] * 2
     policy = MLPPolicy.load(run / "best.npz")
     assert policy.meta["obs_mode"] == "onehot" and policy.meta["rules"] == "relaxed"
     # the numpy policy gives the torch actor's logits on the env's own float32 observation
