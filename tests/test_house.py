@@ -41,8 +41,8 @@ LONG_DOCSTRINGS = {
     "pyramid_env/evaluation.py:evaluate",
     "agents/base.py:<module>",
 }
-# Modules over MODULE_LINES: the two compiled kernels (one function each, numba-typed, read as
-# a whole), and two engine modules a refactor is changing this session.
+# Modules over MODULE_LINES: the two compiled kernels (numba code, read as a whole), and two
+# engine modules a refactor is changing this session.
 LONG_MODULES = {
     "pyramid_env/solver/kernel.py",
     "pyramid_env/env/kernel.py",
@@ -119,6 +119,29 @@ def test_no_module_is_too_long():
     }
     assert not found - LONG_MODULES, f"over {MODULE_LINES} lines: {sorted(found - LONG_MODULES)}"
     assert not LONG_MODULES - found, f"remove from LONG_MODULES: {sorted(LONG_MODULES - found)}"
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")  # a Markdown link's target
+
+
+def broken_links(page: Path) -> list[str]:
+    """The relative links of a Markdown page whose file does not exist (web links are not read)."""
+    targets = (m.group(1).partition("#")[0] for m in LINK.finditer(page.read_text()))
+    return [t for t in targets if t and "://" not in t and not (page.parent / t).exists()]
+
+
+def test_every_link_of_the_readme_and_the_docs_reaches_a_file():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    assert len(pages) > 10 and "(docs/getting-started.md)" in pages[0].read_text()
+    bad = {p.name: broken_links(p) for p in pages if broken_links(p)}
+    assert not bad, f"links to files that do not exist: {bad}"
+
+
+def test_broken_links_finds_a_missing_file(tmp_path):
+    (tmp_path / "there.md").write_text("")
+    page = tmp_path / "page.md"
+    page.write_text("[a](there.md) [b](there.md#part) [c](gone.md) [d](https://x.org/y) [e](#top)")
+    assert broken_links(page) == ["gone.md"]
 
 
 # -- the measure catches what it must ------------------------------------------------------------
