@@ -1,14 +1,11 @@
 """The agent protocol: what an agent sees each turn, and what it must answer.
 
-An agent maps a :class:`Turn` to an action id (the env's ``Discrete(327)`` ids, which are the
-engine's move ids). A turn carries both views of the position, so one protocol serves both kinds
-of agent:
-
-- policies read ``turn.obs`` (the env observation) and ``turn.mask``;
-- rule-reading agents (greedy, solver) read ``turn.state``, the engine position. They must play
-  fair with the observation: a stock card is theirs to know only if its bit is set in
-  ``turn.known`` (all of them with ``observe_stock="full"``, else those turned face up so far).
-  The solver agent is the one declared exception: it is the clairvoyant upper bound.
+An agent maps a :class:`Turn` to an action id (the env's ``Discrete(327)`` ids, the engine's
+move ids). Policies read ``turn.obs`` and ``turn.mask``; rule-reading agents read
+``turn.state``. Honest by construction: evaluation hands an agent a :class:`PlayerView`'s turns,
+whose ``state`` is a consistent world, the stock cards outside ``turn.known`` dealt at random
+into the places a player cannot see, so the hidden order cannot be read, by mistake or not.
+Only an agent declared ``clairvoyant = True`` (the solver, the upper bound) gets the real deal.
 
 Randomness comes from the ``rng`` argument, which evaluation seeds from (agent seed, deal
 number): results then do not depend on the order the deals are played in, or on the process.
@@ -17,6 +14,7 @@ number): results then do not depend on the order the deals are played in, or on 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -24,7 +22,10 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from pyramid_env.engine import state as st
+from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import NUM_MOVES, RECYCLE
+
+WORLDS_STREAM = 0x574F524C  # appended to a view's key: its generator is not the agent's
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,8 @@ class Turn:
     """One decision point.
 
     Attributes:
-        state: the engine position (read it, never change it).
+        state: the engine position (read it, never change it): for an agent that is not
+            clairvoyant, evaluation's :class:`PlayerView` deals the unseen stock cards at random.
         legal: the legal action ids, sorted (never empty: evaluation stops at the episode's end).
         known: stock cycle positions the agent may know (bit ``i`` is deal card ``29 + i``).
         obs: the env observation in the agent's ``obs_mode``; ``None`` when built from the
@@ -68,6 +70,97 @@ class Turn:
     def turns(self) -> list[int]:
         """Draw or recycle, whichever is legal (at most one of them is)."""
         return [a for a in self.legal if a <= RECYCLE.id]
+
+
+def unseen(s: st.State, known: int) -> tuple[list[int], list[int]]:
+    """The stock places a player cannot see, and the cards that lie in them (as a set).
+
+    Places: live stock positions outside ``known``. Cards: the cards in those places, sorted
+    (the deck less the pyramid and the stock cards seen or gone), so their order does not leak.
+    """
+    hidden = s.left & ~known
+    places = [i for i in range(st.STOCK_SIZE) if hidden >> i & 1]
+    cards = s.deal.cards
+    return places, sorted([cards[SLOTS + i] for i in places])
+
+
+def all_seen(s: st.State, known: int) -> bool:
+    """Every live stock card has been seen (is in ``known``): nothing is hidden any more.
+
+    From here on a player knows the rest of the deal, so reading it (the solver's line) is
+    honest.
+    """
+    return known & s.left == s.left
+
+
+def determinize(
+    s: st.State, places: list[int], cards: list[int], rng: np.random.Generator
+) -> st.State:
+    """``s`` with ``cards`` dealt into the unseen ``places`` in a random order (same position)."""
+    stock = list(s.deal.stock)
+    for place, card in zip(places, rng.permutation(cards).tolist(), strict=True):
+        stock[place] = card
+    return s.restocked(stock)
+
+
+def is_clairvoyant(agent: Any) -> bool:
+    """Whether ``agent`` is declared to read the stock order (``clairvoyant = True``)."""
+    return bool(getattr(agent, "clairvoyant", False))
+
+
+class PlayerView:
+    """What one game shows an agent: the real position if it is clairvoyant, else a world.
+
+    A world is the position with the stock cards outside ``known`` dealt into the places a
+    player cannot see: one of the deals a player cannot tell apart, so an agent cannot read
+    the hidden order, whatever it does. Each card gets a random rank once per view, from a
+    generator seeded by ``key`` (not the agent's ``rng``); a world lays the unseen cards out
+    in that order, so each world is uniformly random and depends only on the key and the
+    position. With nothing hidden the real position is shown (a player then knows it all).
+
+    Args:
+        agent: the agent shown the game; ``clairvoyant = True`` gets the real position.
+        key: seeds the worlds (evaluation gives ``(agent seed, deal number)``).
+    """
+
+    def __init__(self, agent: Any, key: Sequence[int]) -> None:
+        """See the class docstring."""
+        self.clairvoyant = is_clairvoyant(agent)
+        self._key = [*key, WORLDS_STREAM]
+        self._rank: list[float] | None = None
+        self._last: tuple[Any, int, st.State] | None = None  # (real deal, hidden, world)
+        self._dealt: list[str] | None = None
+
+    def world(self, s: st.State, known: int) -> st.State:
+        """The position this agent is shown: ``s`` itself, or ``s`` with its unseen cards dealt."""
+        hidden = s.left & ~known
+        if self.clairvoyant or not hidden:
+            return s
+        last = self._last
+        if last is not None and last[0] is s.deal and last[1] == hidden:
+            # The same cards hidden as last turn: the same world at this position (what
+            # s.restocked would build, without its cost).
+            new = s.copy()
+            for name in self._dealt or ():
+                setattr(new, name, getattr(last[2], name))
+            return new
+        if self._rank is None:  # drawn on the first hidden turn only
+            self._rank = np.random.default_rng(self._key).random(52).tolist()
+        stock = list(s.deal.stock)
+        places = [i for i in range(st.STOCK_SIZE) if hidden >> i & 1]
+        cards = [stock[i] for i in places]  # unseen (the order to come is the ranks')
+        cards.sort(key=self._rank.__getitem__)
+        for place, card in zip(places, cards, strict=True):
+            stock[place] = card
+        new = s.restocked(stock)
+        if self._dealt is None:  # the slots restocked replaces: deal, stock ranks
+            self._dealt = [n for n in type(s).__slots__ if getattr(new, n) is not getattr(s, n)]
+        self._last = (s.deal, hidden, new)
+        return new
+
+    def turn(self, s: st.State, legal: list[int], known: int, obs: Any = None) -> Turn:
+        """The :class:`Turn` to hand the agent at position ``s`` (``legal``: its legal ids)."""
+        return Turn(self.world(s, known), legal, known, obs)
 
 
 @runtime_checkable
@@ -133,4 +226,13 @@ def _sha(*parts: bytes | str) -> str:
     return h.hexdigest()[:16]
 
 
-__all__ = ["Agent", "Turn", "agent_config"]
+__all__ = [
+    "Agent",
+    "PlayerView",
+    "Turn",
+    "agent_config",
+    "all_seen",
+    "determinize",
+    "is_clairvoyant",
+    "unseen",
+]

@@ -4,10 +4,9 @@ A player knows the pyramid, the cards turned face up so far (``turn.known``) and
 of cards still unseen, never their order. ``scout`` draws through the first pass removing only
 Kings, then plays the solver's line on the now known position; ``pimc`` deals the unseen cards
 into the unseen places in random orders and plays the move that keeps the most of those deals
-winnable (the agents page tells both). Honest by construction: while a card is hidden the deal
-is read only through :func:`unseen` and :func:`determinize`. ``turn.known`` must hold every
-stock card seen so far, as ``PyramidEnv.known_stock()`` and evaluation give it
-(``Turn.from_state`` defaults to the whole stock: the agents are then clairvoyant).
+winnable (the agents page tells both). While a card is hidden they read the deal only through
+:func:`unseen` and :func:`determinize` (now in :mod:`~pyramid_env.agents.base`, and imported
+here), so they play alike on the real deal and on the worlds evaluation shows them.
 """
 
 from __future__ import annotations
@@ -16,44 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pyramid_env.agents.base import Turn
+from pyramid_env.agents.base import Turn, all_seen, determinize, unseen
 from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
 from pyramid_env.engine.state import STOCK_SIZE, State, apply, face_up, is_won, legal_ids
 from pyramid_env.solver import winning_line
-
-
-def unseen(s: State, known: int) -> tuple[list[int], list[int]]:
-    """The stock places a player cannot see, and the cards that lie in them (as a set).
-
-    Places: live stock positions outside ``known``. Cards: every card of the deck but the
-    pyramid's and those of the stock places that are known or emptied (a removed stock card
-    was face up when it went), sorted, so nothing about their order leaks.
-    """
-    places = [i for i in range(STOCK_SIZE) if (s.left >> i) & 1 and not (known >> i) & 1]
-    shown = set(s.deal.cards[:SLOTS])
-    gone_or_known = ~s.left | known
-    shown.update(s.deal.cards[SLOTS + i] for i in range(STOCK_SIZE) if gone_or_known >> i & 1)
-    return places, sorted(set(range(52)) - shown)
-
-
-def all_seen(s: State, known: int) -> bool:
-    """Every live stock card has been seen (is in ``known``): nothing is hidden any more.
-
-    From here on a player knows the rest of the deal, so reading it (the solver's line) is
-    honest.
-    """
-    return known & s.left == s.left
-
-
-def determinize(s: State, places: list[int], cards: list[int], rng: np.random.Generator) -> State:
-    """``s`` with ``cards`` dealt into the unseen ``places`` in a random order (same position)."""
-    stock = list(s.deal.stock)
-    for place, card in zip(places, rng.permutation(cards).tolist(), strict=True):
-        stock[place] = card
-    return s.restocked(stock)
 
 
 def _king(action: int) -> bool:

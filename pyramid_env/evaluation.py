@@ -2,7 +2,8 @@
 
 Every deal is played through :class:`~pyramid_env.env.PyramidEnv` with the agent's generator
 seeded from ``(seed, deal)``, so a deal's episode never depends on the order of the deals or on
-the process that played it. The solver-normalised win rate is the share of the deals the solver
+the process that played it. An agent not declared clairvoyant is shown a
+:class:`~pyramid_env.agents.base.PlayerView`: it cannot read the unseen stock order. The solver-normalised win rate is the share of the deals the solver
 can win that the agent wins, the verdicts coming from the shipped labels or solved on the spot;
 an agent winning a deal the solver calls lost is a bug, and raises. The evaluation page has more.
 """
@@ -21,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents import Agent, Turn, make_agent
-from pyramid_env.agents.base import agent_config
+from pyramid_env.agents import Agent, make_agent
+from pyramid_env.agents.base import PlayerView, agent_config, is_clairvoyant
 from pyramid_env.engine.errors import PyramidError, is_int
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.notation import format_move
@@ -145,13 +146,14 @@ def _play(
     """
     obs, info = env.reset(options={"deal": deal})
     rng = np.random.default_rng([seed, deal])
+    view = PlayerView(agent, (seed, deal))  # honest agents see worlds, never the stock order
     steps, truncated = 0, False
     texts: list[str] = []
     seen: list[int] = []
     while legal := env.legal_actions():
         if record:
             seen.append(env.known_stock() & env.state.left)
-        action = int(agent.act(Turn(env.state, legal, env.known_stock(), obs), rng))
+        action = int(agent.act(view.turn(env.state, legal, env.known_stock(), obs), rng))
         if action not in legal:
             reason = why_illegal(env.state, MOVES[action]) if 0 <= action < len(MOVES) else None
             raise ValueError(
@@ -332,8 +334,9 @@ def evaluate(
     env_kwargs = {"observe_stock": observe_stock, "max_steps": max_steps}
     env_kwargs |= getattr(agent, "env_kwargs", {})  # e.g. a policy's own observation form
     PyramidEnv(rules, **env_kwargs)  # every env argument checked here, before any work
-    # What the agent knows of the stock order: the env's view, or all of it for an oracle.
-    view = "clairvoyant" if getattr(agent, "clairvoyant", False) else env_kwargs["observe_stock"]
+    # What the agent knows of the stock order: the env's view (all that _play shows an agent
+    # not declared clairvoyant), or all of it for an oracle.
+    view = "clairvoyant" if is_clairvoyant(agent) else env_kwargs["observe_stock"]
     settings = {
         "agent": agent.name,  # a store knows an agent by these three
         "agent_class": f"{type(agent).__module__}.{type(agent).__qualname__}",

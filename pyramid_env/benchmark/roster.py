@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents import Turn, make_agent
+from pyramid_env.agents import make_agent
+from pyramid_env.agents.base import PlayerView
 from pyramid_env.agents.catalogue import from_file, is_known, known_agents, unknown_agent
 from pyramid_env.engine.errors import PyramidError, shorten
 from pyramid_env.engine.rules import Rules
@@ -72,7 +73,7 @@ def probe(agent: Any, name: str, rules: Rules, observe_stock: str, deal: int) ->
             )
     legal = env.legal_actions()
     if legal:
-        turn = Turn(env.state, legal, env.known_stock(), obs)
+        turn = PlayerView(agent, (0, deal)).turn(env.state, legal, env.known_stock(), obs)
         action = agent.act(turn, np.random.default_rng(0))
         if action not in legal:
             raise PyramidError(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyramid_env.agents import Agent, Turn
+from pyramid_env.agents import Agent
+from pyramid_env.agents.base import PlayerView
 from pyramid_env.agents.honest import all_seen
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.rules import Rules
@@ -44,11 +45,12 @@ def first_fatal(agent: Agent, rules: Rules, n: int) -> dict | None:
     if winning_line(env.state) is None:
         return None
     rng = np.random.default_rng([0, n])
+    view = PlayerView(agent, (0, n))  # as evaluation shows it the game
     done = False
     while not done and (legal := env.legal_actions()):
         s, known = env.state, env.known_stock()
         hidden = not all_seen(s, known)
-        action = agent.act(Turn(s, legal, known, obs), rng)
+        action = agent.act(view.turn(s, legal, known, obs), rng)
         obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
         if not info["won"] and winning_line(env.state) is None:
