@@ -1,14 +1,11 @@
 """The agent protocol: what an agent sees each turn, and what it must answer.
 
-An agent maps a :class:`Turn` to an action id (the env's ``Discrete(327)`` ids, the engine's
-move ids). Policies read ``turn.obs`` and ``turn.mask``; rule-reading agents read
-``turn.state``. Honest by construction: evaluation hands an agent a :class:`PlayerView`'s turns,
-whose ``state`` is a consistent world, the stock cards outside ``turn.known`` dealt at random
-into the places a player cannot see, so the hidden order cannot be read, by mistake or not.
-Only an agent declared ``clairvoyant = True`` (the solver, the upper bound) gets the real deal.
-
-Randomness comes from the ``rng`` argument, which evaluation seeds from (agent seed, deal
-number): results then do not depend on the order the deals are played in, or on the process.
+An agent maps a :class:`Turn` to an action id (the env's ``Discrete(327)`` ids). Policies read
+``turn.obs``, rule-reading agents ``turn.state``. Honest by construction: evaluation shows an
+agent not declared ``clairvoyant = True`` a :class:`PlayerView`, whose ``state`` has the stock
+cards outside ``turn.known`` dealt at random, so it cannot read the hidden order; only the
+clairvoyant ones (the solver, the ceiling) get the real deal. Its ``rng`` is seeded from
+(agent seed, deal number): results do not depend on the order of the deals or the process.
 """
 
 from __future__ import annotations
