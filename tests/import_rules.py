@@ -242,3 +242,21 @@ def package_sources() -> dict[str, tuple[str, bool]]:
             is_package = parts[-1] == "__init__"
             found[".".join(parts[:-1] if is_package else parts)] = (path.read_text(), is_package)
     return found
+
+
+def sys_path_edits(source: str) -> list[str]:
+    """Where code (not a string holding code) touches ``sys.path`` or imports it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "path"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "sys"
+        ) or (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "sys"
+            and any(a.name == "path" for a in node.names)
+        ):
+            found.append(f"line {node.lineno}: sys.path")
+    return found

@@ -20,6 +20,7 @@ from tests.import_rules import (
     modules_under,
     package_of,
     package_sources,
+    sys_path_edits,
 )
 
 # -- the rules on the real tree ----------------------------------------------------------------
@@ -58,6 +59,35 @@ def test_env_and_solver_never_import_each_other():
         for v in forbidden_imports(p.read_text(), package_of(p), forbidden)
     ]
     assert not bad, "the env and the solver import each other:\n" + "\n".join(bad)
+
+
+def test_the_package_never_imports_the_experiments():
+    paths = [*modules_under(PKG), *modules_under(ROOT / "agents")]
+    bad = [
+        f"{p.relative_to(ROOT)} {v}"
+        for p in paths
+        for v in forbidden_imports(p.read_text(), package_of(p), ("experiments",))
+    ]
+    assert len(paths) > 50 and not bad, "the package imports experiments:\n" + "\n".join(bad)
+
+
+def test_experiment_scripts_import_the_package_never_each_other_nor_edit_sys_path():
+    scripts = modules_under(ROOT / "experiments")
+    assert len(scripts) > 20
+    bad = []
+    for p in scripts:
+        source = p.read_text()
+        bad += [f"{p.name} {v}" for v in forbidden_imports(source, "experiments", ("experiments",))]
+        bad += [f"{p.name} {v}" for v in sys_path_edits(source)]
+    assert not bad, "experiment scripts that import one another or edit sys.path:\n" + "\n".join(
+        bad
+    )
+
+
+def test_sys_path_edits_are_found_in_code_not_in_strings():
+    assert sys_path_edits("import sys\nsys.path.insert(0, '.')") == ["line 2: sys.path"]
+    assert sys_path_edits("from sys import path\npath.append('.')") == ["line 1: sys.path"]
+    assert sys_path_edits("code = 'import sys; sys.path.insert(0, tree)'") == []
 
 
 # -- the checking functions catch what they must -----------------------------------------------
