@@ -1,11 +1,11 @@
 """Evaluate an agent on fixed deals: one call, the same numbers on every run.
 
 Every deal is played through :class:`~pyramid_env.env.PyramidEnv` with the agent's generator
-seeded from ``(seed, deal)``, so a deal's episode never depends on the order of the deals or on
-the process that played it. An agent not declared clairvoyant is shown a
-:class:`~pyramid_env.agents.base.PlayerView`: it cannot read the unseen stock order. The solver-normalised win rate is the share of the deals the solver
-can win that the agent wins, the verdicts coming from the shipped labels or solved on the spot;
-an agent winning a deal the solver calls lost is a bug, and raises. The evaluation page has more.
+seeded from ``(seed, deal)``, so an episode never depends on the order of the deals or the
+process; an agent not declared clairvoyant is shown a
+:class:`~pyramid_env.agents.base.PlayerView`, so it cannot read the unseen stock order. The
+solver-normalised win rate is the share of the solver's wins (shipped labels, or solved on the
+spot) the agent wins; winning a deal the solver calls lost is a bug, and raises.
 """
 
 from __future__ import annotations
