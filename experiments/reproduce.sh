@@ -133,3 +133,5 @@ python -m experiments.card_data --rules relaxed --deals 3000 --first 25000 --wor
 python -m experiments.train_cards --size small --heldout data/relaxed_heldout.npz --init results/cards/relaxed/cards_1000000_s0/net.npz --steps 1500 --lr 5e-4 --data data/relaxed.npz:300000 data/relaxed_dagger1.npz --out results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc-dagger-100k results/cards/msc-teacher-100k results/cards/msc-dagger1 results/cards/msc-more results/cards/msc-base results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png
+# ppo_fast (masked PPO on the compiled vector env): three seeds of the relaxed learning check, their summary, the throughput against SB3's MaskablePPO.
+for S in 1 2 3; do python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed $S --set eval.every=100000 --runs runs/ppo_fast; done; python -m experiments.ppo_fast --summary runs/ppo_fast/* --out results/ppo_fast/relaxed_seeds.json; python -m experiments.ppo_fast --bench --bench-steps 50000 --out results/ppo_fast/bench_relaxed.json
