@@ -85,3 +85,21 @@ RECYCLE: Move = MOVES[1]
 KING_AT: tuple[Move, ...] = MOVES[2 : 2 + PLACES]
 PAIR_AT: dict[tuple[int, int], Move] = {(m.a, m.b): m for m in MOVES if m.kind is MoveKind.PAIR}
 """``PAIR_AT[a, b]`` with ``a < b``."""
+
+
+def _pair_ids() -> tuple[int, ...]:
+    ids = [-1] * (PLACES * PLACES)
+    for (a, b), m in PAIR_AT.items():
+        ids[a * PLACES + b] = ids[b * PLACES + a] = m.id
+    return tuple(ids)
+
+
+KING_ID: tuple[int, ...] = tuple(m.id for m in KING_AT)
+"""``KING_ID[place]``: the id of the King move at a place: the move generator's table."""
+PAIR_ID: tuple[int, ...] = _pair_ids()
+"""``PAIR_ID[a * 30 + b]``: the id of the pair move of places ``a`` and ``b`` (either order), -1
+where there is none: the move generator's table."""
+MOVE_A: tuple[int, ...] = tuple(m.a for m in MOVES)
+"""``MOVE_A[id]``: the move's first place, -1 for draw and recycle (compiled code's ``.a``)."""
+MOVE_B: tuple[int, ...] = tuple(m.b for m in MOVES)
+"""``MOVE_B[id]``: the move's second place, -1 where it has none."""

@@ -16,17 +16,19 @@ mask of pyramid slots holding their card), ``left`` (24-bit mask over the stock 
 cards still in play), ``ptr`` (cycle positions below it are on the waste), ``drawn`` (the
 drawn-card spot holds the highest live card below ``ptr``) and ``recycles``.
 
-The vector env's compiled step (:mod:`pyramid_env.env.kernel`) compiles them too, the move
-generator (:func:`removals`) and a move (:func:`play`) included, so the vector env has no
-statement of the rules of its own.
+The move generator is here too, once (:func:`removals`, from :func:`pyramid_removals` and
+:func:`stock_removals`, and the free-stock game's :func:`free_removals`), over the pyramid's
+:func:`shape`: the engine's fast path runs it as Python, the solver's kernel and the vector env's
+compiled step (:mod:`pyramid_env.env.kernel`) compile it, so none of them states the rules of its
+own (docs/engine.md lists where each former copy went).
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-KING = 13
-TARGET = 13
+from pyramid_env.engine.cards import KING, TARGET  # the one definition of each
+
 STOCK_BITS = 24
 PYRAMID_BITS = 28
 
@@ -147,69 +149,83 @@ def unkey(packed: int, k: Knobs) -> tuple[int, int, int, int, int]:
             recycles)  # fmt: skip
 
 
-def exposed_slots(pyr: int, cover: Any) -> int:
-    """Slots holding a card that no card covers, as a mask (``cover[i]``: slot ``i``'s coverers)."""
-    exp = 0
+def shape(pyr: int, cover: Any, exps: Any, cands: Any) -> int:
+    """The pyramid's shape: what the move generator reads of ``pyr``, written into arrays.
+
+    ``exps``: the exposed slots, ascending; ``cands``: the covering-pair candidates, rows
+    ``(covered, coverer)`` by covered slot ascending, where the coverer is the last card on the
+    covered one and exposed. Returns ``ne | nc << 8``, the counts of each. The engine reads the
+    same facts from its precomputed table (:data:`pyramid_env.engine.layout.SHAPES`), which tests
+    hold equal to this function on every shape.
+    """
+    ne = 0
+    nc = 0
     m = pyr
     while m:
         i = (m & -m).bit_length() - 1
         m &= m - 1
-        if not pyr & cover[i]:
-            exp |= 1 << i
-    return exp
+        c = pyr & cover[i]
+        if not c:
+            exps[ne] = i
+            ne += 1
+        elif not c & (c - 1):  # one coverer left: a candidate if nothing covers it
+            j = c.bit_length() - 1
+            if not pyr & cover[j]:
+                cands[nc][0] = i
+                cands[nc][1] = j
+                nc += 1
+    return ne | nc << 8
 
 
-def removals(pyr: int, exp: int, left: int, ptr: int, drawn: int, prank: Any, srank: Any,
-             cover: Any, king_id: Any, pair_id: Any, k: Knobs, out: Any) -> int:  # fmt: skip
-    """The legal removals' move ids written into ``out``; returns how many (in no set order).
+def exposed_king(exps: Any, ne: int, prank: Any) -> int:
+    """The lowest exposed slot holding a King, or -1: searches remove it alone (it never hurts)."""
+    for a in range(ne):
+        if prank[exps[a]] == KING:
+            return exps[a]
+    return -1
 
-    A King alone (exposed, waste top or second stock card), two exposed pyramid cards summing
-    to 13, a card with its last coverer (``covering_pair``: the coverer is then exposed), a
-    pyramid card with a playable stock card, or the two playable stock cards together
-    (``stock_pairs``). Draw and recycle are not removals: the caller adds them.
 
-    Args:
-        pyr: the pyramid slots holding a card (mask).
-        exp: those of them exposed (:func:`exposed_slots`).
-        left: the live stock cycle (mask).
-        ptr: cycle positions below it are on the waste.
-        drawn: the drawn-card spot holds a card.
-        prank: rank of each pyramid slot's card (28 entries).
-        srank: rank of each stock cycle card (24 entries).
-        cover: ``cover[i]``, the slots directly covering slot ``i`` (a mask).
-        king_id: ``king_id[place]``, the id of the King move at a place (30 entries).
-        pair_id: ``pair_id[a * 30 + b]``, the id of the pair move of places ``a`` and ``b``.
-        k: the rules.
-        out: room for the ids (at most 64 are ever legal at once).
+def pyramid_removals(exps: Any, ne: int, cands: Any, nc: int, prank: Any, king_id: Any,
+                     pair_id: Any, covering: int, out: Any) -> int:  # fmt: skip
+    """The removals inside the pyramid, written into ``out`` from index 0; returns how many.
+
+    In this order: for each exposed slot ascending, its King move or its pairs with the exposed
+    slots after it; then, with ``covering``, each covering-pair candidate whose ranks make 13.
+    Shared by :func:`removals` and :func:`free_removals`, so the pyramid's rules are written
+    once. Arguments as :func:`removals` names them.
     """
     n = 0
-    m = exp
-    while m:
-        i = (m & -m).bit_length() - 1
-        m &= m - 1
+    for a in range(ne):
+        i = exps[a]
         r = prank[i]
         if r == KING:
             out[n] = king_id[i]
             n += 1
             continue
-        o = m  # the exposed slots after i: each pair once
-        while o:
-            j = (o & -o).bit_length() - 1
-            o &= o - 1
-            if prank[j] + r == TARGET:
+        need = TARGET - r
+        row = i * 30
+        for j in exps[a + 1 : ne]:  # the exposed slots after i: each pair once
+            if prank[j] == need:
+                out[n] = pair_id[row + j]
+                n += 1
+    if covering:
+        for c in cands[:nc]:
+            i = c[0]
+            j = c[1]
+            if prank[i] + prank[j] == TARGET:
                 out[n] = pair_id[i * 30 + j]
                 n += 1
-    if k.covering_pair:
-        m = pyr & ~exp
-        while m:
-            i = (m & -m).bit_length() - 1
-            m &= m - 1
-            c = pyr & cover[i]
-            if not c & (c - 1):  # one coverer left: is it exposed and a partner?
-                j = c.bit_length() - 1
-                if exp >> j & 1 and prank[i] + prank[j] == TARGET:
-                    out[n] = pair_id[i * 30 + j]
-                    n += 1
+    return n
+
+
+def stock_removals(exps: Any, ne: int, left: int, ptr: int, drawn: int, prank: Any,
+                   srank: Any, king_id: Any, pair_id: Any, k: Knobs, out: Any,
+                   n: int) -> int:  # fmt: skip
+    """The removals with a stock card, written into ``out`` from index ``n``; returns the end.
+
+    A King or an exposed pyramid card with the waste top, then with the second playable stock
+    card, then the two stock cards together (``stock_pairs``). Arguments as :func:`removals`.
+    """
     if left & ((1 << ptr) - 1) or k.face_up_top:
         w, d = tops(left, ptr, drawn, k)
         for place in range(28, 30):  # the waste top, then the second playable stock card
@@ -221,15 +237,60 @@ def removals(pyr: int, exp: int, left: int, ptr: int, drawn: int, prank: Any, sr
                 out[n] = king_id[place]
                 n += 1
                 continue
-            m = exp
-            while m:
-                i = (m & -m).bit_length() - 1
-                m &= m - 1
-                if prank[i] + r == TARGET:
+            need = TARGET - r
+            for i in exps[:ne]:
+                if prank[i] == need:
                     out[n] = pair_id[i * 30 + place]
                     n += 1
         if k.stock_pairs and w >= 0 and d >= 0 and srank[w] + srank[d] == TARGET:
             out[n] = pair_id[28 * 30 + 29]
+            n += 1
+    return n
+
+
+def removals(exps: Any, ne: int, cands: Any, nc: int, left: int, ptr: int, drawn: int,
+             prank: Any, srank: Any, king_id: Any, pair_id: Any, k: Knobs,
+             out: Any) -> int:  # fmt: skip
+    """The legal removals' move ids written into ``out``; returns how many.
+
+    The one move generator: the engine's fast path, the solver's kernel and the vector env all
+    derive from it. The pyramid's removals (:func:`pyramid_removals`), then those with a stock
+    card (:func:`stock_removals`). Draw and recycle are not removals: the caller adds them.
+
+    Args:
+        exps: the exposed slots, ascending (:func:`shape`).
+        ne: how many there are.
+        cands: the covering-pair candidates, rows ``(covered, coverer)`` (:func:`shape`).
+        nc: how many there are.
+        left: the live stock cycle (mask).
+        ptr: cycle positions below it are on the waste.
+        drawn: the drawn-card spot holds a card.
+        prank: rank of each pyramid slot's card (28 entries).
+        srank: rank of each stock cycle card (24 entries).
+        king_id: ``king_id[place]``, the id of the King move at a place (30 entries).
+        pair_id: ``pair_id[a * 30 + b]``, the id of the pair move of places ``a`` and ``b``.
+        k: the rules.
+        out: room for the ids (at most 64 are ever legal at once).
+    """
+    n = pyramid_removals(exps, ne, cands, nc, prank, king_id, pair_id, k.covering_pair, out)
+    return stock_removals(exps, ne, left, ptr, drawn, prank, srank, king_id, pair_id, k, out, n)
+
+
+def free_removals(exps: Any, ne: int, cands: Any, nc: int, counts: Any, prank: Any,
+                  king_id: Any, pair_id: Any, covering: int, out: Any) -> int:  # fmt: skip
+    """The removals of the free-stock game (any live stock card at hand), into ``out``.
+
+    The free-stock search's moves (:mod:`pyramid_env.solver.free_stock`): the pyramid's
+    removals (:func:`pyramid_removals`), then each exposed card ascending with a stock card of
+    its partner rank where ``counts`` (live stock cards per rank) has one, written as the pair
+    move of that slot and the waste top.
+    """
+    n = pyramid_removals(exps, ne, cands, nc, prank, king_id, pair_id, covering, out)
+    for a in range(ne):
+        i = exps[a]
+        r = prank[i]
+        if r != KING and counts[TARGET - r]:
+            out[n] = pair_id[i * 30 + 28]
             n += 1
     return n
 
@@ -559,7 +620,8 @@ def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
 
 
 PRIMITIVES = (
-    tops, face_up, exposed_slots, removals, play, advance, can_recycle, is_won, key, unkey,
+    tops, face_up, shape, exposed_king, pyramid_removals, stock_removals, removals,
+    free_removals, play, advance, can_recycle, is_won, key, unkey,
     nothing_can_help, reachable, class_short, pair_matching, class_unmatched, removal_cycle,
     stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
 )  # fmt: skip

@@ -14,9 +14,9 @@ The position is five integers, so copying, undoing and hashing are cheap:
   below ``ptr``; the waste top is then the next one down).
 * ``recycles``: turns of the waste used so far.
 
-The scalar rules on these ints (tops, draw advance, win, dead deal, face-up cards, key) are
-:mod:`pyramid_env.engine.primitives`, shared with the solver's compiled kernel; this module adds
-the move generator over them.
+The rules on these ints (tops, draw advance, win, dead deal, face-up cards, key, and the move
+generator) are :mod:`pyramid_env.engine.primitives`, shared with the compiled kernels; this
+module runs them on a :class:`State`.
 
 Three tiers, as in OpenSpiel: :func:`legal_ids` / :func:`apply` / :func:`undo` are the fast
 unchecked path (search, the env); :func:`apply_checked` validates with :func:`why_illegal`, a
@@ -35,18 +35,25 @@ from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
 from pyramid_env.engine.deal import DealLike, to_deal
 from pyramid_env.engine.errors import IllegalMove, describe, is_int
 from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS, slot_name
-from pyramid_env.engine.moves import DRAW, MOVES, PLACES, RECYCLE, STOCK, WASTE, Move, MoveKind
+from pyramid_env.engine.moves import (
+    DRAW,
+    KING_ID,
+    MOVES,
+    PAIR_ID,
+    RECYCLE,
+    STOCK,
+    WASTE,
+    Move,
+    MoveKind,
+)
 from pyramid_env.engine.rules import Goal, Rules, StockPlay, get_rules
 
 STOCK_SIZE = 24
 _DRAW, _RECYCLE = DRAW.id, RECYCLE.id
 # The primitives the fast path calls, bound once (a module attribute costs a lookup per call).
 _tops, _advance, _can_recycle, _is_won = P.tops, P.advance, P.can_recycle, P.is_won
-_KING_ID: tuple[int, ...] = tuple(m.id for m in MOVES if m.kind is MoveKind.KING)
-_PAIR_ID: list[list[int]] = [[-1] * PLACES for _ in range(PLACES)]
-for _m in MOVES:
-    if _m.kind is MoveKind.PAIR:
-        _PAIR_ID[_m.a][_m.b] = _PAIR_ID[_m.b][_m.a] = _m.id
+_pyramid_gen, _stock_gen = P.pyramid_removals, P.stock_removals
+_STOCK_ROOM = (0,) * 9  # removals with a stock card: two Kings, or 2 x 4 pairs and a stock pair
 
 
 class Status(StrEnum):
@@ -69,7 +76,7 @@ class State:
 
     __slots__ = (
         "rules", "knobs", "deal", "pyr", "left", "ptr", "drawn", "recycles",
-        "_prank", "_srank", "_rank_pos",
+        "_prank", "_srank", "_rank_pos", "_pyramid_moves",
     )  # fmt: skip
 
     def __init__(self, deal: DealLike = 0, rules: Rules | str | None = None) -> None:
@@ -83,6 +90,7 @@ class State:
             sum(1 << i for i, r in enumerate(self._srank) if r == rank) for rank in range(14)
         )
         self.knobs = rules.knobs
+        self._pyramid_moves: dict[int, tuple[int, ...]] = {}  # see _removals
         self.pyr = FULL
         self.left = (1 << STOCK_SIZE) - 1
         self.ptr = rules.waste_start
@@ -221,48 +229,34 @@ def face_up(s: State) -> int:
 
 # -- the fast path ----------------------------------------------------------------------------
 def _removals(s: State) -> list[int]:
-    """Ids of every legal removal (unsorted), and of draw or recycle last; no terminal check."""
-    shape = SHAPES[s.pyr]
-    exp = shape.exposed
-    rk = s._prank
-    ids: list[int] = []
-    app = ids.append
-    for k, i in enumerate(exp):
-        r = rk[i]
-        if r == KING:
-            app(_KING_ID[i])
-        else:
-            need = TARGET - r
-            row = _PAIR_ID[i]
-            for j in exp[k + 1 :]:
-                if rk[j] == need:
-                    app(row[j])
-    k = s.knobs
-    if k.covering_pair:
-        for i, j in shape.covering:
-            if rk[i] + rk[j] == TARGET:
-                app(_PAIR_ID[i][j])
-    left, ptr = s.left, s.ptr
-    waste = left & ((1 << ptr) - 1)
-    if waste or k.face_up_top:
-        sr = s._srank
-        w, d = _tops(left, ptr, s.drawn, k)
-        for place, idx in ((WASTE, w), (STOCK, d)):
-            if idx >= 0:
-                r = sr[idx]
-                if r == KING:
-                    app(_KING_ID[place])
-                else:
-                    need = TARGET - r
-                    for i in exp:
-                        if rk[i] == need:
-                            app(_PAIR_ID[i][place])
-        if k.stock_pairs and w >= 0 and d >= 0 and sr[w] + sr[d] == TARGET:
-            app(_PAIR_ID[WASTE][STOCK])
+    """Ids of every legal removal (unsorted), and of draw or recycle last; no terminal check.
+
+    The primitives' one generator, run as plain Python: the pyramid's removals
+    (:func:`~pyramid_env.engine.primitives.pyramid_removals`), which depend only on the
+    pyramid's shape for a deal and rules, are remembered per shape in ``s._pyramid_moves``
+    (shared by the copies of a position), then those with a stock card
+    (:func:`~pyramid_env.engine.primitives.stock_removals`).
+    """
+    pyr = s.pyr
+    known = s._pyramid_moves
+    pm = known.get(pyr)
+    if pm is None:
+        shape = SHAPES[pyr]
+        buf = [0] * 64
+        n = _pyramid_gen(shape.exposed, len(shape.exposed), shape.covering, len(shape.covering),
+                         s._prank, KING_ID, PAIR_ID, s.knobs.covering_pair, buf)  # fmt: skip
+        known[pyr] = pm = tuple(buf[:n])
+    exps = SHAPES[pyr].exposed
+    left, ptr, k = s.left, s.ptr, s.knobs
+    n = len(pm)
+    ids = [*pm, *_STOCK_ROOM]
+    n = _stock_gen(exps, len(exps), left, ptr, s.drawn, s._prank, s._srank, KING_ID,
+                   PAIR_ID, k, ids, n)  # fmt: skip
+    del ids[n:]
     if left >> ptr:
-        app(_DRAW)
-    elif waste and _can_recycle(left, ptr, s.recycles, k):
-        app(_RECYCLE)
+        ids.append(_DRAW)
+    elif _can_recycle(left, ptr, s.recycles, k):
+        ids.append(_RECYCLE)
     return ids
 
 

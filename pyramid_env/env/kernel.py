@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from pyramid_env.engine import moves
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.deal import (
@@ -41,7 +42,6 @@ from pyramid_env.engine.deal import (
 )
 from pyramid_env.engine.game import points
 from pyramid_env.engine.layout import COVER_MASK, FULL
-from pyramid_env.engine.moves import KING_AT, MOVES, PAIR_AT, PLACES
 from pyramid_env.engine.rules import Scoring
 from pyramid_env.env.pyramid_env import step_reward
 from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
@@ -65,12 +65,10 @@ DICT, FLAT, ONEHOT, COUNTS, COMPACT = 0, 1, 2, 3, 4
 CODE_LEN = len(CODE_PREFIX) + 38 + 2
 
 COVER = np.array(COVER_MASK, np.int64)
-KING_ID = np.array([m.id for m in KING_AT], np.int64)
-PAIR_ID = np.full(PLACES * PLACES, -1, np.int64)
-for (_a, _b), _m in PAIR_AT.items():
-    PAIR_ID[_a * PLACES + _b] = PAIR_ID[_b * PLACES + _a] = _m.id
-MOVE_A = np.array([m.a for m in MOVES], np.int64)
-MOVE_B = np.array([m.b for m in MOVES], np.int64)
+KING_ID = np.array(moves.KING_ID, np.int64)
+PAIR_ID = np.array(moves.PAIR_ID, np.int64)
+MOVE_A = np.array(moves.MOVE_A, np.int64)
+MOVE_B = np.array(moves.MOVE_B, np.int64)
 RANK_OF = np.array(RANK, np.int64)
 _ALPHA = np.frombuffer(_ALPHABET.encode(), np.uint8).astype(np.int64)
 _PREFIX = np.frombuffer(CODE_PREFIX.encode(), np.uint8).astype(np.int64)
@@ -189,7 +187,7 @@ def _deal_row(i: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any,
 # -- one game's position: legal moves, end, observation ------------------------------------------
 @_jit
 def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stops_dead: bool,
-             mask: Any, ids: Any) -> int:  # fmt: skip
+             mask: Any, ids: Any, exps: Any, cands: Any) -> int:  # fmt: skip
     """Game ``i``'s mask row, done, won and cards left, from its position; returns exposed.
 
     The legal moves as ``state.legal_ids`` gives them and the end as ``state.is_over``: none
@@ -198,13 +196,18 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
     # int(): the primitives call int methods, which numpy integers lack (numba: a no-op)
     pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
     drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
-    exp = P.exposed_slots(pyr, COVER)
+    shape = P.shape(pyr, COVER, exps, cands)
+    ne, nc = shape & 255, shape >> 8
+    exp = 0
+    for a in range(ne):
+        exp |= 1 << exps[a]
     won = P.is_won(pyr, left, k)
     n = 0
     done = True
     if not won:
         pr = prank[i]
-        n = P.removals(pyr, exp, left, ptr, drawn, pr, srank[i], COVER, KING_ID, PAIR_ID, k, ids)
+        n = P.removals(exps, ne, cands, nc, left, ptr, drawn, pr, srank[i], KING_ID, PAIR_ID, k,
+                       ids)  # fmt: skip
         dead = False
         if n == 0 and (k.dead_deal_ends or stops_dead):
             dead = P.nothing_can_help(pyr, exp, left, pr, stock_of[i], k)
@@ -320,6 +323,25 @@ def _fill(row: Any, raw: Any, form: int, scaled: bool) -> None:
         row[918 + min(raw[105], 3)] = 1
 
 
+@_jit
+def observe(pyr: int, left: int, ptr: int, drawn: int, rec: int, seen: int, exp: int,
+            prank: Any, srank: Any, ci: Any, cf: Any, raw: Any, pieces: Any, counters: Any,
+            out: Any, out8: Any) -> None:  # fmt: skip
+    """One game's observation, the single env's: :func:`_encode` of a position given as ints.
+
+    ``seen``: the cycle cards ever face up; ``exp``: the exposed slots (a mask); ``prank``,
+    ``srank``: the deal's ranks as (1, 28) and (1, 24) arrays; the settings as
+    :func:`config_arrays` gives them; the outputs as :func:`_encode` takes them, one row each.
+    """
+    c = _config(ci, cf)
+    S = np.zeros((1, COLUMNS), np.int64)
+    S[0, PYR], S[0, LEFT], S[0, PTR], S[0, DRAWN], S[0, REC] = pyr, left, ptr, drawn, rec
+    S[0, SEEN] = seen
+    S[0, PLEFT] = pyr.bit_count()
+    _encode(0, S, prank, srank, c.knobs, exp, c.reveal, c.form, c.scaled, raw, pieces, counters,
+            out, out8)  # fmt: skip
+
+
 # -- the vector env's calls ------------------------------------------------------------------------
 class Config(NamedTuple):
     """The env's settings as the kernel reads them: one typed value, built once."""
@@ -335,6 +357,28 @@ class Config(NamedTuple):
     max_steps: int
     max_idle: int  # -1: no idle-pass limit
     raise_illegal: bool
+
+
+FORMS = {"dict": DICT, "onehot": ONEHOT, "counts": COUNTS, "compact": COMPACT}
+"""The kernel's form of each ``obs_mode`` (the others, flat and its wrappings, are ``FLAT``)."""
+
+
+def config_of(settings: Any) -> Config:
+    """The kernel's :class:`Config` of an env's :class:`~pyramid_env.env.settings.EnvSettings`."""
+    rules = settings.rules
+    return Config(
+        knobs=rules.knobs,
+        scoring=Points.of(rules.scoring),
+        reward=settings.reward,
+        illegal_reward=settings.illegal_reward,
+        stops_dead=settings.stops_at_dead_deal,
+        reveal=settings.observe_stock == "full",
+        form=FORMS.get(settings.obs_mode, FLAT),
+        scaled=settings.obs_dtype == "float32",
+        max_steps=settings.max_steps,
+        max_idle=-1 if settings.max_idle_passes is None else settings.max_idle_passes,
+        raise_illegal=settings.illegal_action == "raise",
+    )
 
 
 N_INTS, N_FLOATS = 20, 4  # the lengths of config_arrays' two arrays
@@ -427,6 +471,8 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
     observation written; ``actions``, ``numbers`` and the step's outputs are not read.
     """
     ids = np.empty(64, np.int64)
+    exps = np.empty(28, np.int64)  # scratch: the shape of the pyramid (P.shape)
+    cands = np.empty((28, 2), np.int64)
     raw = np.empty(122, np.int64)
     k = c.knobs
     n_end = 0
@@ -435,7 +481,7 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
             if rows[i]:
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
-            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids)
+            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
             info.mask[i] = mask[i]
             _outcome(i, S, score, c, info)
             _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
@@ -464,7 +510,7 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
                 S[i, REMOVED] = 0
             S[i, SEEN] |= P.face_up(left, ptr, k)
-        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids)
+        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
         info.mask[i] = mask[i]
         _outcome(i, S, score, c, info)
         term = False

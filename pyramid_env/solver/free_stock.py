@@ -16,7 +16,18 @@ from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
 from pyramid_env.engine.layout import SHAPES
-from pyramid_env.engine.moves import DRAW, KING_AT, PAIR_AT, RECYCLE, WASTE, Move
+from pyramid_env.engine.moves import (
+    DRAW,
+    KING_AT,
+    KING_ID,
+    MOVE_A,
+    MOVE_B,
+    PAIR_AT,
+    PAIR_ID,
+    RECYCLE,
+    WASTE,
+    Move,
+)
 from pyramid_env.engine.primitives import class_short as _class_short
 from pyramid_env.engine.rules import Goal, Rules
 from pyramid_env.solver.tables import DealTables, Limit
@@ -37,31 +48,26 @@ def free_stock_moves(
 ) -> list[tuple[int, int, int, int]]:
     """Moves of the free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``).
 
-    Each is ``(pyramid after, stock rank used or 0, slot, second slot or -1)``: a King (alone:
-    when one is exposed it is the only move offered, since removing it never hurts), a pair of
-    exposed pyramid cards, a card with its last coverer (``covering``), or a pyramid card with
-    a live stock card of the partner rank. Shared by the solver's free-stock search and the
-    lookahead agents (``pyramid_env.agents.lookahead``).
+    Each is ``(pyramid after, stock rank used or 0, slot, second slot or -1)``: an exposed King
+    alone (the only move offered when there is one: removing it never hurts), else the
+    primitives' :func:`~pyramid_env.engine.primitives.free_removals` in their order. Shared by
+    the solver's free-stock search and the lookahead agents (``pyramid_env.agents.lookahead``).
     """
     shape = SHAPES[pyr]
-    exp = shape.exposed
-    for i in exp:
-        if prank[i] == KING:
-            return [(pyr ^ (1 << i), 0, i, -1)]
+    exps, cands = shape.exposed, shape.covering
+    i = P.exposed_king(exps, len(exps), prank)
+    if i >= 0:
+        return [(pyr ^ (1 << i), 0, i, -1)]
+    buf = [0] * 64
+    n = P.free_removals(exps, len(exps), cands, len(cands), counts, prank, KING_ID, PAIR_ID,
+                        covering, buf)  # fmt: skip
     out = []
-    for a, i in enumerate(exp):
-        need = TARGET - prank[i]
-        for j in exp[a + 1 :]:
-            if prank[j] == need:
-                out.append((pyr ^ (1 << i) ^ (1 << j), 0, i, j))
-    if covering:
-        for i, j in shape.covering:
-            if prank[i] + prank[j] == TARGET:
-                out.append((pyr ^ (1 << i) ^ (1 << j), 0, min(i, j), max(i, j)))
-    for i in exp:
-        q = TARGET - prank[i]
-        if counts[q]:
-            out.append((pyr ^ (1 << i), q, i, -1))
+    for m in buf[:n]:
+        a, b = MOVE_A[m], MOVE_B[m]
+        if b == WASTE:  # with a stock card of the partner rank
+            out.append((pyr ^ (1 << a), TARGET - prank[a], a, -1))
+        else:
+            out.append((pyr ^ (1 << a) ^ (1 << b), 0, a, b))
     return out
 
 

@@ -5,13 +5,13 @@ shortest-line A* of :func:`pyramid_env.solver.shortest.astar` (:func:`astar_chun
 bound, the same pruning tests, the same move rules over the same packed positions), and the
 depth-first verdict search of :func:`pyramid_env.solver.search.dfs` (:func:`dfs_chunk`).
 
-The rules are not restated here: the scalar rules (:mod:`pyramid_env.engine.primitives`: tops,
-draw advance, win, dead deal, key, reachability, the pruning tests and the bound) are compiled
-from the engine's own functions, and the rule knobs arrive as the same named
-:class:`~pyramid_env.engine.primitives.Knobs`. Only the move generator (:func:`_expand`) is this
-module's own: it fills arrays where the engine builds a list, and tests compare the compiled and
-pure-Python searches on every rule variant; every line the kernel returns is replayed move by
-move through the engine before the solver hands it out.
+The rules are not restated here: the scalar rules and the move generator
+(:mod:`pyramid_env.engine.primitives`: tops, draw advance, win, dead deal, key, reachability,
+the pruning tests and the bound, ``removals`` and ``free_removals``) are compiled from the
+engine's own functions, and the rule knobs arrive as the same named
+:class:`~pyramid_env.engine.primitives.Knobs`. Tests compare the compiled and pure-Python
+searches on every rule variant; every line the kernel returns is replayed move by move through
+the engine before the solver hands it out.
 
 What the A* kernel leaves out, on purpose: the free-stock relaxation that the Python searches
 also prune with (it prunes with the per-card and per-rank-class tests only). Both are exact
@@ -28,24 +28,24 @@ tables grow between chunks, and the caller can stop at a deadline.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from pyramid_env.engine import moves
 from pyramid_env.engine import primitives as P
+from pyramid_env.engine.cards import KING, TARGET
 from pyramid_env.engine.layout import COVER_MASK
-from pyramid_env.engine.moves import KING_AT, PAIR_AT, PLACES, STOCK, WASTE
 from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
 
 __all__ = ["AVAILABLE", "astar_chunk", "dfs_chunk"]
 
 _COVER = np.array(COVER_MASK, dtype=np.int64)
-_KING = np.array([m.id for m in KING_AT], dtype=np.int64)
-_PAIR = np.full((PLACES, PLACES), -1, dtype=np.int64)
-for (_a, _b), _m in PAIR_AT.items():
-    _PAIR[_a, _b] = _PAIR[_b, _a] = _m.id
-_W, _S = WASTE, STOCK
+_KING = np.array(moves.KING_ID, dtype=np.int64)
+_PAIR = np.array(moves.PAIR_ID, dtype=np.int64)
+_MOVE_A = np.array(moves.MOVE_A, dtype=np.int64)
+_MOVE_B = np.array(moves.MOVE_B, dtype=np.int64)
+_W, _S = moves.WASTE, moves.STOCK
 _CACHED: list[Any] = []
 _jit = compiled(_CACHED)
 
@@ -61,7 +61,7 @@ def _cannot_clear(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any,
     """``DealTables.cannot_clear`` over the live stock ``left``."""
     for r in range(1, 7):
         cr = (left & stock_of[r]).bit_count()
-        cq = (left & stock_of[13 - r]).bit_count()
+        cq = (left & stock_of[TARGET - r]).bit_count()
         if P.class_short(pyr, r, cr, cq, prank, slots_of, need):
             return True
     return False
@@ -81,78 +81,40 @@ def _bound(pyr: int, left: int, ptr: int, use_draws: bool, prank: Any, slots_of:
 @_jit
 def _expand(
     pyr: int, left: int, ptr: int, drawn: int, rec: int, prank: Any, srank: Any, k: Any,
-    out_moves: Any, out_fields: Any, stock_of: Any, exp: Any,
+    out_moves: Any, out_fields: Any, stock_of: Any, exps: Any, cands: Any,
 ) -> int:  # fmt: skip
     """Children of a position in the solver's order; returns how many.
 
     ``out_moves[c]`` is the move id, ``out_fields[c]`` the child's (pyr, left, ptr, drawn,
-    recycles). An exposed pyramid King is the only child when there is one (it never hurts).
+    recycles): the primitives' removals (:func:`~pyramid_env.engine.primitives.removals`) in
+    their order, then draw or recycle. An exposed pyramid King is the only child when there is
+    one (it never hurts). ``exps``, ``cands``: scratch for the pyramid's shape.
     """
-    ne = 0
-    exposed = 0
-    for i in range(28):
-        if pyr >> i & 1 and not (pyr & _COVER[i]):
-            if prank[i] == 13:
-                out_moves[0] = _KING[i]
-                _child(out_fields, 0, pyr ^ (1 << i), left, ptr, drawn, rec)
-                return 1
-            exp[ne] = i
-            exposed |= 1 << i
-            ne += 1
-    n = 0
-    for a in range(ne):
-        i = exp[a]
-        for b in range(a + 1, ne):
-            j = exp[b]
-            if prank[i] + prank[j] == 13:
-                out_moves[n] = _PAIR[i, j]
-                _child(out_fields, n, pyr ^ (1 << i) ^ (1 << j), left, ptr, drawn, rec)
-                n += 1
-    if k.covering_pair:
-        for i in range(28):
-            c = pyr & _COVER[i]
-            if pyr >> i & 1 and c and not (c & (c - 1)):
-                j = _lowidx(c)
-                if not (pyr & _COVER[j]) and prank[i] + prank[j] == 13:
-                    out_moves[n] = _PAIR[i, j]
-                    _child(out_fields, n, pyr ^ (1 << i) ^ (1 << j), left, ptr, drawn, rec)
-                    n += 1
-    waste = left & ((1 << ptr) - 1)
-    if waste or k.face_up_top:
-        w, d = P.tops(left, ptr, drawn, k)
-        for place in (_W, _S):
-            idx = w if place == _W else d
-            if idx < 0:
-                continue
-            r = srank[idx]
-            nl = left ^ (1 << idx)
-            nd = 0 if place == _S else drawn
-            if r == 13:
-                out_moves[n] = _KING[place]
-                _child(out_fields, n, pyr, nl, ptr, nd, rec)
-                n += 1
-            else:
-                for a in range(ne):
-                    i = exp[a]
-                    if prank[i] == 13 - r:
-                        out_moves[n] = _PAIR[i, place]
-                        _child(out_fields, n, pyr ^ (1 << i), nl, ptr, nd, rec)
-                        n += 1
-        if k.stock_pairs and w >= 0 and d >= 0 and srank[w] + srank[d] == 13:
-            out_moves[n] = _PAIR[_W, _S]
-            _child(out_fields, n, pyr, left ^ (1 << w) ^ (1 << d), ptr, 0, rec)
-            n += 1
-    if k.dead_deal_ends and n == 0 and P.nothing_can_help(pyr, exposed, left, prank, stock_of, k):
-        return 0  # 000's dead deal: the game is over
+    sh = P.shape(pyr, _COVER, exps, cands)
+    ne, nc = sh & 255, sh >> 8
+    i = P.exposed_king(exps, ne, prank)
+    if i >= 0:
+        out_moves[0] = _KING[i]
+        _child(out_fields, 0, pyr ^ (1 << i), left, ptr, drawn, rec)
+        return 1
+    n = P.removals(exps, ne, cands, nc, left, ptr, drawn, prank, srank, _KING, _PAIR, k,
+                   out_moves)  # fmt: skip
+    if n == 0 and k.dead_deal_ends:
+        exposed = 0
+        for a in range(ne):
+            exposed |= 1 << exps[a]
+        if P.nothing_can_help(pyr, exposed, left, prank, stock_of, k):
+            return 0  # 000's dead deal: the game is over
     if left >> ptr:
         out_moves[n] = 0
-        _child(out_fields, n, pyr, left, P.advance(left, ptr, k), 1 if k.drawn_spot else drawn,
-               rec)  # fmt: skip
         n += 1
     elif P.can_recycle(left, ptr, rec, k):
         out_moves[n] = 1
-        _child(out_fields, n, pyr, left, 0, 0, rec + 1)
         n += 1
+    for c in range(n):
+        m = out_moves[c]
+        cp, cl, cptr, cd, cr = P.play(pyr, left, ptr, drawn, rec, m, _MOVE_A[m], _MOVE_B[m], k)
+        _child(out_fields, c, cp, cl, cptr, cd, cr)
     return n
 
 
@@ -231,7 +193,8 @@ def astar_chunk(
     """
     out_moves = np.empty(64, dtype=np.int64)
     out_fields = np.empty((64, 5), dtype=np.int64)
-    exp = np.empty(28, dtype=np.int64)  # scratch: the exposed slots of the position expanded
+    exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
+    cands = np.empty((28, 2), dtype=np.int64)
     expanded = 0
     while cnt[4] > 0:
         if expanded >= max_expand:
@@ -265,7 +228,7 @@ def astar_chunk(
         if g + 2 >= _FMAX:
             return TOO_DEEP, expanded
         n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, out_moves, out_fields,
-                    stock_of, exp)  # fmt: skip
+                    stock_of, exps, cands)  # fmt: skip
         for c in range(n):
             cp, cl, cptr, cd, cr = (out_fields[c, 0], out_fields[c, 1], out_fields[c, 2],
                                     out_fields[c, 3], out_fields[c, 4])  # fmt: skip
@@ -299,24 +262,42 @@ def astar_chunk(
     return NO_WIN, expanded
 
 
-def _grown_until_done(
-    chunk: Callable[[int], tuple[int, int]], grow: Callable[[], None], max_expand: int
-) -> tuple[int, int]:
-    """Run ``chunk`` (a compiled search) for up to ``max_expand`` expansions in all.
+class _Chunked:
+    """A compiled search run in chunks: ``_chunk`` runs one, ``_grow`` makes the room it asks."""
 
-    A chunk stops early with ``GROW`` when an array needs room; ``grow`` makes it, and the
-    search goes on where it stopped.
-    """
-    done = 0
-    while True:
-        result, n = chunk(max_expand - done)
-        done += n
-        if result != GROW:
-            return result, done
-        grow()
+    def _chunk(self, budget: int) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def _grow(self) -> None:
+        raise NotImplementedError
+
+    def run(self, max_expand: int) -> tuple[int, int]:
+        """Expand up to ``max_expand`` positions, growing the tables as they fill.
+
+        A chunk stops early with ``GROW`` when an array needs room; ``_grow`` makes it, and the
+        search goes on where it stopped.
+
+        Returns:
+            ``(result, expanded)`` as the chunk gives them (never ``GROW``).
+        """
+        done = 0
+        while True:
+            result, n = self._chunk(max_expand - done)
+            done += n
+            if result != GROW:
+                return result, done
+            self._grow()
 
 
-class Search:
+def _deal_arrays(prank: tuple[int, ...], srank: tuple[int, ...], knobs: P.Knobs,
+                 slots_of: list[int], stock_of: list[int],
+                 need: tuple[int, ...]) -> tuple[Any, ...]:  # fmt: skip
+    """A deal's tables as the chunks take them: int64 arrays, then the rules as plain ints."""
+    arrays = (np.array(t, dtype=np.int64) for t in (prank, srank, slots_of, stock_of, need))
+    return (*arrays, P.Knobs(*(int(v) for v in knobs)))
+
+
+class Search(_Chunked):
     """One A* run: the tables of a deal and rules, and the arrays the chunks share."""
 
     def __init__(
@@ -337,8 +318,8 @@ class Search:
         the bound adds the draws still needed.
         """
         i64 = np.int64
-        arrays = tuple(np.array(t, dtype=i64) for t in (prank, srank, slots_of, stock_of, need))
-        self.tables = (*arrays, P.Knobs(*(int(v) for v in knobs)), bool(use_draws))
+        self.tables = (*_deal_arrays(prank, srank, knobs, slots_of, stock_of, need),
+                       bool(use_draws))  # fmt: skip
         self.hkeys = np.full(1 << 16, _EMPTY, dtype=i64)
         self.hvals = np.zeros(1 << 16, dtype=i64)
         self.nodes = np.zeros((1 << 15, 5), dtype=i64)
@@ -355,22 +336,10 @@ class Search:
         self.cnt[:] = (1, 1, 0, h0, 0)
         _push(self.head, self.topg, self.ent_node, self.ent_next, self.cnt, h0, 0, 0)
 
-    def run(self, max_expand: int) -> tuple[int, int]:
-        """Expand up to ``max_expand`` positions, growing the tables as they fill.
-
-        Returns:
-            ``(result, expanded)`` as :func:`astar_chunk` gives them (never ``GROW``).
-        """
-        # fmt: off
-        return _grown_until_done(
-            lambda budget: astar_chunk(
-                *self.tables, self.hkeys, self.hvals, self.nodes, self.head, self.topg,
-                self.ent_node, self.ent_next, self.cnt, budget,
-            ),
-            self._grow,
-            max_expand,
-        )
-        # fmt: on
+    def _chunk(self, budget: int) -> tuple[int, int]:
+        return astar_chunk(*self.tables, self.hkeys, self.hvals, self.nodes, self.head,
+                           self.topg, self.ent_node, self.ent_next, self.cnt,
+                           budget)  # fmt: skip
 
     def _grow(self) -> None:
         n_nodes, n_keys, n_ent = int(self.cnt[0]), int(self.cnt[1]), int(self.cnt[2])
@@ -406,7 +375,7 @@ _FULL_AT = 0.7  # a cache table this full takes no new entries (a cache may forg
 def _free_key(pyr: int, counts: Any) -> int:
     """A free-stock position as one int: the pyramid, then the counts of ranks 1..12 in base 5."""
     key = pyr
-    for r in range(1, 13):
+    for r in range(1, KING):
         key = key * 5 + counts[r]
     return key
 
@@ -426,27 +395,27 @@ _WORK_SLICE = 20_000  # positions (main and free-stock) a verdict chunk may run 
 
 @_jit
 def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: Any,
-               fkeys: Any, fvals: Any, fcnt: Any, fexp: Any) -> int:  # fmt: skip
+               fkeys: Any, fvals: Any, fcnt: Any, fexp: Any, scratch: Any) -> int:  # fmt: skip
     """:meth:`FreeStock.wins <pyramid_env.solver.free_stock.FreeStock.wins>`, compiled.
 
     The free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``, which it
-    changes and restores): the same moves in the same order (an exposed King alone; pairs of
-    exposed cards; a card with its last coverer where allowed; a pyramid card with a stock card
-    of the partner rank), the same rank-class test after each and the same stranded-stock test
-    (``stock_stranded``, goal "all"), and its verdicts cached in ``fkeys``/``fvals`` (1 won,
-    0 lost). Returns 1 (won), 0 (lost) or ``_STOP``: the cache is full (it must grow: without
-    it the search is exponential) or ``fexp[0]``, the positions expanded (counted as
-    ``FreeStock`` ticks them), reached ``fexp[1]``. Verdicts found before a stop stay cached,
-    so the search, run again, goes on from where it stopped.
+    changes and restores): the same moves in the same order (an exposed King alone, else the
+    primitives' :func:`~pyramid_env.engine.primitives.free_removals`), the same rank-class test
+    after each and the same stranded-stock test (``stock_stranded``, goal "all"), and its
+    verdicts cached in ``fkeys``/``fvals`` (1 won, 0 lost). Returns 1 (won), 0 (lost) or
+    ``_STOP``: the cache is full (it must grow: without it the search is exponential) or
+    ``fexp[0]``, the positions expanded (counted as ``FreeStock`` ticks them), reached
+    ``fexp[1]``. Verdicts found before a stop stay cached, so the search, run again, goes on
+    from where it stopped. ``scratch``: the shape and moves of each level, by cards left.
     """
     if pyr == 0:
         if not k.goal_all:
             return 1
         for r in range(1, 7):
             if k.stock_pairs:
-                if counts[r] != counts[13 - r]:
+                if counts[r] != counts[TARGET - r]:
                     return 0
-            elif counts[r] or counts[13 - r]:
+            elif counts[r] or counts[TARGET - r]:
                 return 0
         return 1
     if P.stock_stranded(pyr, counts, slots_of, k):
@@ -458,71 +427,40 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
     if fcnt[0] >= _FULL_AT * len(fkeys) or fexp[0] >= fexp[1]:
         return _STOP
     fexp[0] += 1
-    exposed = 0
-    m = pyr
-    while m:
-        i = _lowidx(m)
-        m &= m - 1
-        if not (pyr & _COVER[i]):
-            if prank[i] == 13:  # a King goes alone: removing it never hurts
-                won = _free_wins(pyr ^ (1 << i), counts, prank, slots_of, need, k, fkeys,
-                                 fvals, fcnt, fexp)  # fmt: skip
-                if won != _STOP:
-                    _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, won)
-                return won
-            exposed |= 1 << i
-    a = exposed
-    while a:
-        i = _lowidx(a)
-        a &= a - 1
-        r = prank[i]
-        b = a
-        while b:
-            j = _lowidx(b)
-            b &= b - 1
-            if prank[j] == 13 - r:
-                after = pyr ^ (1 << i) ^ (1 << j)
-                if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of, need):
-                    won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
-                                     fcnt, fexp)  # fmt: skip
-                    if won == 1:
-                        _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-                    if won != 0:
-                        return won
-    if k.covering_pair:
-        for i in range(28):
-            c = pyr & _COVER[i]
-            if pyr >> i & 1 and c and not (c & (c - 1)):
-                j = _lowidx(c)
-                r = prank[i]
-                if not (pyr & _COVER[j]) and r + prank[j] == 13:
-                    after = pyr ^ (1 << i) ^ (1 << j)
-                    if not P.class_short(after, r, counts[r], counts[13 - r], prank, slots_of,
-                                         need):  # fmt: skip
-                        won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals,
-                                         fcnt, fexp)  # fmt: skip
-                        if won == 1:
-                            _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-                        if won != 0:
-                            return won
-    a = exposed
-    while a:
-        i = _lowidx(a)
-        a &= a - 1
-        r = prank[i]
-        q = 13 - r
-        if counts[q]:
+    level = pyr.bit_count()  # each move removes a pyramid card: one row of scratch a level
+    exps, cands, out = scratch[0][level], scratch[1][level], scratch[2][level]
+    sh = P.shape(pyr, _COVER, exps, cands)
+    ne = sh & 255
+    i = P.exposed_king(exps, ne, prank)
+    if i >= 0:  # a King goes alone: removing it never hurts
+        won = _free_wins(pyr ^ (1 << i), counts, prank, slots_of, need, k, fkeys, fvals, fcnt,
+                         fexp, scratch)  # fmt: skip
+        if won != _STOP:
+            _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, won)
+        return won
+    n = P.free_removals(exps, ne, cands, sh >> 8, counts, prank, _KING, _PAIR, k.covering_pair,
+                        out)  # fmt: skip
+    for c in range(n):
+        m = out[c]
+        a, b = _MOVE_A[m], _MOVE_B[m]
+        r = prank[a]
+        q = TARGET - r
+        stock = b == _W  # with a stock card of rank q
+        if stock:
             counts[q] -= 1
-            after = pyr ^ (1 << i)
-            won = 0
-            if not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need):
-                won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt,
-                                 fexp)  # fmt: skip
+            after = pyr ^ (1 << a)
+        else:
+            after = pyr ^ (1 << a) ^ (1 << b)
+        won = 0
+        if not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need):
+            won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt, fexp,
+                             scratch)  # fmt: skip
+        if stock:
             counts[q] += 1
-            if won == 1:
-                _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
-            if won != 0:
-                return won
+        if won == 1:
+            _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
+        if won != 0:
+            return won
     _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 0)
     return 0
 
@@ -530,7 +468,7 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
 @_jit
 def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slots_of: Any,
             stock_of: Any, need: Any, k: Any, caches: Any, cache_cnt: Any,
-            counts: Any, fexp: Any) -> int:  # fmt: skip
+            counts: Any, fexp: Any, scratch: Any) -> int:  # fmt: skip
     """:func:`pyramid_env.solver.search.pruned`, compiled: 1 if lost for sure from here, else 0.
 
     A card or rank class can never be cleared, or even a free stock of the cards still
@@ -549,7 +487,7 @@ def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slo
         for r in range(14):
             counts[r] = (reach & stock_of[r]).bit_count()
         won = _free_wins(pyr, counts, prank, slots_of, need, k, caches[2], caches[3],
-                         cache_cnt[1:], fexp)  # fmt: skip
+                         cache_cnt[1:], fexp, scratch)  # fmt: skip
         if won == _STOP:
             return _STOP
         dead = 1 - won
@@ -580,9 +518,15 @@ def dfs_chunk(
     ``cnt`` = (depth, keys, winning move, -). ``caches``: the pruning caches of :func:`_pruned`
     (keys and values of each), ``cache_cnt`` their entry counts.
     """
-    exp = np.empty(28, dtype=np.int64)
+    exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
+    cands = np.empty((28, 2), dtype=np.int64)
     counts = np.zeros(14, dtype=np.int64)
     fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
+    scratch = (  # the free-stock search's shape and moves, one row per pyramid cards left
+        np.empty((29, 28), dtype=np.int64),
+        np.empty((29, 28, 2), dtype=np.int64),
+        np.empty((29, 64), dtype=np.int64),
+    )
     force_kings = k.draw_count == 1
     expanded = 0
     work = 0  # expanded, plus the free-stock positions: what bounds a chunk's time
@@ -618,7 +562,7 @@ def dfs_chunk(
         fexp[0] = 0
         fexp[1] = slice_ - work
         dead = _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
-                       cache_cnt, counts, fexp)  # fmt: skip
+                       cache_cnt, counts, fexp, scratch)  # fmt: skip
         work += fexp[0]
         if dead == _STOP or (not dead and (expanded >= max_expand or work >= slice_)):
             lv_i[d] = c  # this position again in the next chunk (its verdicts found are cached)
@@ -630,7 +574,7 @@ def dfs_chunk(
         expanded += 1
         work += 1
         n = _expand(pyr, left, ptr, drawn, rec, prank, srank, k, lv_moves[d + 1],
-                    lv_fields[d + 1], stock_of, exp)  # fmt: skip
+                    lv_fields[d + 1], stock_of, exps, cands)  # fmt: skip
         if force_kings:  # a waste or stock King goes alone, as an exposed pyramid King does
             for j in range(n):
                 m = lv_moves[d + 1, j]
@@ -645,7 +589,7 @@ def dfs_chunk(
         cnt[0] = d + 1
 
 
-class DepthFirst:
+class DepthFirst(_Chunked):
     """One depth-first verdict search: the tables of a deal and rules, and its stack."""
 
     def __init__(
@@ -660,8 +604,7 @@ class DepthFirst:
     ) -> None:
         """Set up the search from ``start`` (which must not be won, lost or pruned)."""
         i64 = np.int64
-        arrays = tuple(np.array(t, dtype=i64) for t in (prank, srank, slots_of, stock_of, need))
-        self.tables = (*arrays, P.Knobs(*(int(v) for v in knobs)))
+        self.tables = _deal_arrays(prank, srank, knobs, slots_of, stock_of, need)
         # Small to start (a verdict from mid-game is often quick); each grows as it fills.
         self.hkeys = np.full(1 << 12, _EMPTY, dtype=i64)
         self.lv_fields = np.zeros((64, 64, 5), dtype=i64)
@@ -677,22 +620,9 @@ class DepthFirst:
         self.lv_moves[0, 0] = -1
         self.lv_n[0] = 1
 
-    def run(self, max_expand: int) -> tuple[int, int]:
-        """Expand up to ``max_expand`` positions, growing the tables as they fill.
-
-        Returns:
-            ``(result, expanded)`` as :func:`dfs_chunk` gives them (never ``GROW``).
-        """
-        # fmt: off
-        return _grown_until_done(
-            lambda budget: dfs_chunk(
-                *self.tables, self.hkeys, self.lv_fields, self.lv_moves, self.lv_n, self.lv_i,
-                self.cnt, self.caches, self.cache_cnt, budget,
-            ),
-            self._grow,
-            max_expand,
-        )
-        # fmt: on
+    def _chunk(self, budget: int) -> tuple[int, int]:
+        return dfs_chunk(*self.tables, self.hkeys, self.lv_fields, self.lv_moves, self.lv_n,
+                         self.lv_i, self.cnt, self.caches, self.cache_cnt, budget)  # fmt: skip
 
     def _grow(self) -> None:
         if self.cnt[0] + 2 >= len(self.lv_n):

@@ -39,22 +39,26 @@ def test_code_chars_are_the_deal_code():
 
 @pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
 def test_move_generator_and_play_equal_the_engine(rules):
-    # The primitives the kernel compiles (removals, play), run here as plain Python on the
-    # engine's own tuples: the same legal removals as the engine's fast path, the same moves.
+    # The primitives the kernel compiles (shape, removals, play), run here as plain Python on
+    # the kernel's tables: the same legal removals as the engine's fast path (which reads the
+    # shape from layout.SHAPES and remembers the pyramid's removals), the same moves.
     k = rules.knobs
     king = K.KING_ID.tolist()
     pair = K.PAIR_ID.tolist()
     cover = K.COVER.tolist()
     rng = np.random.default_rng(2)
     out = [0] * 64
+    exps = [0] * 28
+    cands = [[0, 0] for _ in range(28)]
     checked = 0
     for number in rng.integers(1 << 40, size=12):
         s = st.State(int(number), rules)
         for _ in range(120):
             if st.is_won(s):
                 break
-            exp = P.exposed_slots(s.pyr, cover)
-            n = P.removals(s.pyr, exp, s.left, s.ptr, s.drawn, s._prank, s._srank, cover, king,
+            sh = P.shape(s.pyr, cover, exps, cands)
+            ne, nc = sh & 255, sh >> 8
+            n = P.removals(exps, ne, cands, nc, s.left, s.ptr, s.drawn, s._prank, s._srank, king,
                            pair, k, out)  # fmt: skip
             engine = sorted(i for i in st._removals(s) if i > 1)
             assert sorted(out[:n]) == engine, str(s)
