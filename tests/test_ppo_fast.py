@@ -138,6 +138,10 @@ def test_a_run_writes_its_folder_and_its_policy_plays_through_evaluate(tmp_path)
     again = ppo_fast.Trainer(tiny())
     ppo_fast.load_init(again.net, run / "best.npz")
     assert np.allclose(ppo_fast.export(again.net).logits(obs), policy.logits(obs), atol=1e-6)
+    wider = ppo_fast.Trainer(tiny("ppo.hidden=[32]"))
+    for path in (run / "best.npz", run / "best.pt"):
+        with pytest.raises(PyramidError, match="init=.* (do not fit the actor|does not fit)"):
+            ppo_fast.load_init(wider.net, path)
 
 
 def test_the_compact_network_trains_and_plays(tmp_path):

@@ -219,7 +219,10 @@ def load_init(net: nn.Module, path: Path) -> None:
         PyramidError: the file's layers do not fit the network.
     """
     if path.suffix == ".pt":
-        net.load_state_dict(torch.load(path, weights_only=True))
+        try:
+            net.load_state_dict(torch.load(path, weights_only=True))
+        except (OSError, RuntimeError) as err:
+            raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
     init = MLPPolicy.load(path)
     linears = [m for m in getattr(net, "actor", []) if isinstance(m, nn.Linear)]
