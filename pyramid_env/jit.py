@@ -50,7 +50,10 @@ if AVAILABLE:
         return lambda x: _ctpop(x)
 
     for _fn in P.PRIMITIVES:  # the engine's functions, callable from compiled code as they are
-        register_jitable(_fn)
+        if _fn in P.INLINED:
+            register_jitable(inline="always")(_fn)
+        else:
+            register_jitable(_fn)
 
 
 def compiled(registry: list[Any]) -> Callable[[Any], Any]:

@@ -149,14 +149,14 @@ def unkey(packed: int, k: Knobs) -> tuple[int, int, int, int, int]:
             recycles)  # fmt: skip
 
 
-def shape(pyr: int, cover: Any, exps: Any, cands: Any) -> int:
+def shape(pyr: int, cover: Any, covering: int, exps: Any, cands: Any) -> int:
     """The pyramid's shape: what the move generator reads of ``pyr``, written into arrays.
 
-    ``exps``: the exposed slots, ascending; ``cands``: the covering-pair candidates, rows
-    ``(covered, coverer)`` by covered slot ascending, where the coverer is the last card on the
-    covered one and exposed. Returns ``ne | nc << 8``, the counts of each. The engine reads the
-    same facts from its precomputed table (:data:`pyramid_env.engine.layout.SHAPES`), which tests
-    hold equal to this function on every shape.
+    ``exps``: the exposed slots, ascending; ``cands`` (with ``covering`` only, else none):
+    the covering-pair candidates, flat pairs ``covered, coverer`` by covered slot ascending,
+    where the coverer is the last card on the covered one and exposed. Returns ``ne | nc << 8``,
+    the counts of each. The engine reads the same facts from its precomputed table
+    (:data:`pyramid_env.engine.layout.SHAPES`), which tests hold equal to this on every shape.
     """
     ne = 0
     nc = 0
@@ -168,11 +168,11 @@ def shape(pyr: int, cover: Any, exps: Any, cands: Any) -> int:
         if not c:
             exps[ne] = i
             ne += 1
-        elif not c & (c - 1):  # one coverer left: a candidate if nothing covers it
+        elif covering and not c & (c - 1):  # one coverer left: a candidate if nothing covers it
             j = c.bit_length() - 1
             if not pyr & cover[j]:
-                cands[nc][0] = i
-                cands[nc][1] = j
+                cands[2 * nc] = i
+                cands[2 * nc + 1] = j
                 nc += 1
     return ne | nc << 8
 
@@ -204,14 +204,15 @@ def pyramid_removals(exps: Any, ne: int, cands: Any, nc: int, prank: Any, king_i
             continue
         need = TARGET - r
         row = i * 30
-        for j in exps[a + 1 : ne]:  # the exposed slots after i: each pair once
+        for b in range(a + 1, ne):  # the exposed slots after i: each pair once
+            j = exps[b]
             if prank[j] == need:
                 out[n] = pair_id[row + j]
                 n += 1
     if covering:
-        for c in cands[:nc]:
-            i = c[0]
-            j = c[1]
+        for c in range(0, 2 * nc, 2):
+            i = cands[c]
+            j = cands[c + 1]
             if prank[i] + prank[j] == TARGET:
                 out[n] = pair_id[i * 30 + j]
                 n += 1
@@ -260,7 +261,7 @@ def removals(exps: Any, ne: int, cands: Any, nc: int, left: int, ptr: int, drawn
     Args:
         exps: the exposed slots, ascending (:func:`shape`).
         ne: how many there are.
-        cands: the covering-pair candidates, rows ``(covered, coverer)`` (:func:`shape`).
+        cands: the covering-pair candidates, flat pairs ``covered, coverer`` (:func:`shape`).
         nc: how many there are.
         left: the live stock cycle (mask).
         ptr: cycle positions below it are on the waste.
@@ -626,3 +627,8 @@ PRIMITIVES = (
     stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
 )  # fmt: skip
 """Every function above: the kernel registers each for compilation."""
+
+INLINED = (
+    shape, exposed_king, pyramid_removals, stock_removals, removals, free_removals, play, tops,
+)  # fmt: skip
+"""The move generator and a move: compiled into their callers (no call to pay per position)."""

@@ -53,6 +53,10 @@ _DRAW, _RECYCLE = DRAW.id, RECYCLE.id
 # The primitives the fast path calls, bound once (a module attribute costs a lookup per call).
 _tops, _advance, _can_recycle, _is_won = P.tops, P.advance, P.can_recycle, P.is_won
 _pyramid_gen, _stock_gen = P.pyramid_removals, P.stock_removals
+SHAPE_CANDIDATES: dict[int, tuple[int, ...]] = {
+    pyr: tuple(x for pair in shape.covering for x in pair) for pyr, shape in SHAPES.items()
+}
+"""Each shape's covering-pair candidates as the move generator takes them: flat pairs."""
 _STOCK_ROOM = (0,) * 9  # removals with a stock card: two Kings, or 2 x 4 pairs and a stock pair
 
 
@@ -241,10 +245,10 @@ def _removals(s: State) -> list[int]:
     known = s._pyramid_moves
     pm = known.get(pyr)
     if pm is None:
-        shape = SHAPES[pyr]
+        exps, cands = SHAPES[pyr].exposed, SHAPE_CANDIDATES[pyr]
         buf = [0] * 64
-        n = _pyramid_gen(shape.exposed, len(shape.exposed), shape.covering, len(shape.covering),
-                         s._prank, KING_ID, PAIR_ID, s.knobs.covering_pair, buf)  # fmt: skip
+        n = _pyramid_gen(exps, len(exps), cands, len(cands) // 2, s._prank, KING_ID, PAIR_ID,
+                         s.knobs.covering_pair, buf)  # fmt: skip
         known[pyr] = pm = tuple(buf[:n])
     exps = SHAPES[pyr].exposed
     left, ptr, k = s.left, s.ptr, s.knobs

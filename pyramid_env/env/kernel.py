@@ -196,7 +196,7 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
     # int(): the primitives call int methods, which numpy integers lack (numba: a no-op)
     pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
     drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
-    shape = P.shape(pyr, COVER, exps, cands)
+    shape = P.shape(pyr, COVER, k.covering_pair, exps, cands)
     ne, nc = shape & 255, shape >> 8
     exp = 0
     for a in range(ne):
@@ -472,7 +472,7 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
     """
     ids = np.empty(64, np.int64)
     exps = np.empty(28, np.int64)  # scratch: the shape of the pyramid (P.shape)
-    cands = np.empty((28, 2), np.int64)
+    cands = np.empty(56, np.int64)
     raw = np.empty(122, np.int64)
     k = c.knobs
     n_end = 0

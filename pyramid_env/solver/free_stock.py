@@ -53,13 +53,12 @@ def free_stock_moves(
     primitives' :func:`~pyramid_env.engine.primitives.free_removals` in their order. Shared by
     the solver's free-stock search and the lookahead agents (``pyramid_env.agents.lookahead``).
     """
-    shape = SHAPES[pyr]
-    exps, cands = shape.exposed, shape.covering
+    exps, cands = SHAPES[pyr].exposed, st.SHAPE_CANDIDATES[pyr]
     i = P.exposed_king(exps, len(exps), prank)
     if i >= 0:
         return [(pyr ^ (1 << i), 0, i, -1)]
     buf = [0] * 64
-    n = P.free_removals(exps, len(exps), cands, len(cands), counts, prank, KING_ID, PAIR_ID,
+    n = P.free_removals(exps, len(exps), cands, len(cands) // 2, counts, prank, KING_ID, PAIR_ID,
                         covering, buf)  # fmt: skip
     out = []
     for m in buf[:n]:

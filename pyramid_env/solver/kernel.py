@@ -90,7 +90,7 @@ def _expand(
     their order, then draw or recycle. An exposed pyramid King is the only child when there is
     one (it never hurts). ``exps``, ``cands``: scratch for the pyramid's shape.
     """
-    sh = P.shape(pyr, _COVER, exps, cands)
+    sh = P.shape(pyr, _COVER, k.covering_pair, exps, cands)
     ne, nc = sh & 255, sh >> 8
     i = P.exposed_king(exps, ne, prank)
     if i >= 0:
@@ -194,7 +194,7 @@ def astar_chunk(
     out_moves = np.empty(64, dtype=np.int64)
     out_fields = np.empty((64, 5), dtype=np.int64)
     exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
-    cands = np.empty((28, 2), dtype=np.int64)
+    cands = np.empty(56, dtype=np.int64)
     expanded = 0
     while cnt[4] > 0:
         if expanded >= max_expand:
@@ -429,7 +429,7 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
     fexp[0] += 1
     level = pyr.bit_count()  # each move removes a pyramid card: one row of scratch a level
     exps, cands, out = scratch[0][level], scratch[1][level], scratch[2][level]
-    sh = P.shape(pyr, _COVER, exps, cands)
+    sh = P.shape(pyr, _COVER, k.covering_pair, exps, cands)
     ne = sh & 255
     i = P.exposed_king(exps, ne, prank)
     if i >= 0:  # a King goes alone: removing it never hurts
@@ -519,12 +519,12 @@ def dfs_chunk(
     (keys and values of each), ``cache_cnt`` their entry counts.
     """
     exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
-    cands = np.empty((28, 2), dtype=np.int64)
+    cands = np.empty(56, dtype=np.int64)
     counts = np.zeros(14, dtype=np.int64)
     fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
     scratch = (  # the free-stock search's shape and moves, one row per pyramid cards left
         np.empty((29, 28), dtype=np.int64),
-        np.empty((29, 28, 2), dtype=np.int64),
+        np.empty((29, 56), dtype=np.int64),
         np.empty((29, 64), dtype=np.int64),
     )
     force_kings = k.draw_count == 1

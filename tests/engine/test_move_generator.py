@@ -11,11 +11,11 @@ from pyramid_env.engine.layout import COVER_MASK, SHAPES
 from pyramid_env.engine.moves import KING_ID, MOVES, PAIR_ID, RECYCLE
 
 
-def _shape(pyr: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
-    exps, cands = [0] * 28, [[0, 0] for _ in range(28)]
-    sh = P.shape(pyr, COVER_MASK, exps, cands)
+def _shape(pyr: int, covering: int = 1) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    exps, cands = [0] * 28, [0] * 56
+    sh = P.shape(pyr, COVER_MASK, covering, exps, cands)
     ne, nc = sh & 255, sh >> 8
-    return tuple(exps[:ne]), tuple(tuple(c) for c in cands[:nc])
+    return tuple(exps[:ne]), tuple(cands[: 2 * nc])
 
 
 def test_shape_equals_the_layout_table_on_every_shape():
@@ -23,15 +23,17 @@ def test_shape_equals_the_layout_table_on_every_shape():
     # P.shape. All 1,430 reachable shapes, so the two cannot differ anywhere.
     assert len(SHAPES) == 1430
     for pyr, shape in SHAPES.items():
-        assert _shape(pyr) == (shape.exposed, shape.covering), bin(pyr)
+        flat = tuple(x for pair in shape.covering for x in pair)
+        assert _shape(pyr) == (shape.exposed, flat) == (shape.exposed, st.SHAPE_CANDIDATES[pyr])
+        assert _shape(pyr, covering=0) == (shape.exposed, ())
 
 
 def generated(s: st.State) -> set[int]:
     """The legal ids from the primitives alone: their removals, then draw or recycle."""
-    exps, cands = _shape(s.pyr)
-    out = [0] * 64
     k = s.knobs
-    n = P.removals(exps, len(exps), cands, len(cands), s.left, s.ptr, s.drawn, s._prank,
+    exps, cands = _shape(s.pyr, k.covering_pair)
+    out = [0] * 64
+    n = P.removals(exps, len(exps), cands, len(cands) // 2, s.left, s.ptr, s.drawn, s._prank,
                    s._srank, KING_ID, PAIR_ID, k, out)  # fmt: skip
     ids = set(out[:n])
     assert len(ids) == n, "a removal generated twice"
@@ -71,9 +73,9 @@ def test_free_removals_are_the_pyramids_removals_and_the_stock_partners():
             exps, cands = _shape(s.pyr)
             counts = [rng.randrange(3) for _ in range(14)]
             out, pyramid = [0] * 64, [0] * 64
-            n = P.free_removals(exps, len(exps), cands, len(cands), counts, s._prank, KING_ID,
+            n = P.free_removals(exps, len(exps), cands, len(cands) // 2, counts, s._prank, KING_ID,
                                 PAIR_ID, 1, out)  # fmt: skip
-            m = P.pyramid_removals(exps, len(exps), cands, len(cands), s._prank, KING_ID,
+            m = P.pyramid_removals(exps, len(exps), cands, len(cands) // 2, s._prank, KING_ID,
                                    PAIR_ID, 1, pyramid)  # fmt: skip
             assert out[:m] == pyramid[:m]
             partners = [PAIR_ID[i * 30 + 28] for i in exps

@@ -49,14 +49,14 @@ def test_move_generator_and_play_equal_the_engine(rules):
     rng = np.random.default_rng(2)
     out = [0] * 64
     exps = [0] * 28
-    cands = [[0, 0] for _ in range(28)]
+    cands = [0] * 56
     checked = 0
     for number in rng.integers(1 << 40, size=12):
         s = st.State(int(number), rules)
         for _ in range(120):
             if st.is_won(s):
                 break
-            sh = P.shape(s.pyr, cover, exps, cands)
+            sh = P.shape(s.pyr, cover, k.covering_pair, exps, cands)
             ne, nc = sh & 255, sh >> 8
             n = P.removals(exps, ne, cands, nc, s.left, s.ptr, s.drawn, s._prank, s._srank, king,
                            pair, k, out)  # fmt: skip
