@@ -12,9 +12,19 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
-from experiments.bench_solver import load
+from pyramid_env.engine.deal import Deal, parse_cards
 from pyramid_env.solver import Verdict, solve
+
+ORACLE = Path(__file__).parents[1] / "tests" / "fixtures" / "msc-1500"  # as bench_solver's
+
+
+def load() -> tuple[list[Deal], list[int]]:
+    """The 1,500 msc decks and their shortest solutions' lengths (0: no solution)."""
+    lines = (ORACLE / "decks.txt").read_text().splitlines()
+    lengths = [int(x) for x in (ORACLE / "lengths.txt").read_text().split()]
+    return [Deal(parse_cards(line)) for line in lines], lengths
 
 
 def main(argv: list[str] | None = None) -> float:

@@ -43,7 +43,7 @@ from pyramid_env.engine.deal import (
 from pyramid_env.engine.game import points
 from pyramid_env.engine.layout import COVER_MASK, FULL
 from pyramid_env.engine.rules import Scoring
-from pyramid_env.env.pyramid_env import step_reward
+from pyramid_env.env.settings import step_reward
 from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
 
 if AVAILABLE:  # the single env's score and reward, compiled as they are

@@ -2,7 +2,8 @@
 
 Each rule of an episode is stated once and shared with the vector env
 (:class:`~pyramid_env.env.vector.PyramidVectorEnv`): the score is
-:func:`~pyramid_env.engine.game.points`, the reward :func:`step_reward` (both plain arithmetic,
+:func:`~pyramid_env.engine.game.points`, the reward
+:func:`~pyramid_env.env.settings.step_reward` (both plain arithmetic,
 so the vector env's compiled step runs them as they are), and the episode's end the engine's
 :func:`~pyramid_env.engine.state.is_over`. The arguments are checked once into one frozen value,
 :class:`~pyramid_env.env.settings.EnvSettings`, that both envs read.
@@ -45,31 +46,9 @@ from pyramid_env.env.settings import (  # noqa: F401  (the checks' old home: nam
     check_seed,
     config_arguments,
     draw_deal,
+    step_reward,
     unknown_arguments,
 )
-
-
-def step_reward(
-    kind: str, cards_before: Any, cards_after: Any, won: Any, score_before: Any, score_after: Any
-) -> Any:
-    """The reward of the move just played (see :class:`PyramidEnv`'s Rewards).
-
-    From the numbers before and after the move, in plain arithmetic, so the single env passes
-    one game's numbers and the vector env arrays of all its games' to this same function.
-
-    Args:
-        kind: the env's ``reward``: ``"cards"``, ``"win"`` or ``"score"``.
-        cards_before: pyramid cards left before the move.
-        cards_after: pyramid cards left after it.
-        won: the goal is reached after it (bool).
-        score_before: the score before the move (:func:`~pyramid_env.engine.game.score`).
-        score_after: the score after it.
-    """
-    if kind == "cards":
-        return (cards_before - cards_after) / 28
-    if kind == "win":
-        return won * 1.0
-    return (score_after - score_before) * 1.0  # a float, as the other kinds, for int scores
 
 
 class PyramidEnv(gym.Env):

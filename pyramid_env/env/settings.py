@@ -32,6 +32,31 @@ from pyramid_env.seeds import seed_set
 OBS_MODES = ("dict", "flat", "onehot", "counts", "compact", "pettingzoo", "rllib")
 OBS_DTYPES = ("float32", "uint8")  # of the flat, one-hot and counts forms
 REWARDS = ("cards", "win", "score")
+
+
+def step_reward(
+    kind: str, cards_before: Any, cards_after: Any, won: Any, score_before: Any, score_after: Any
+) -> Any:
+    """The reward of the move just played (see :class:`~pyramid_env.env.PyramidEnv`'s Rewards).
+
+    From the numbers before and after the move, in plain arithmetic, so the single env passes
+    one game's numbers and the vector env arrays of all its games' to this same function.
+
+    Args:
+        kind: the env's ``reward``: ``"cards"``, ``"win"`` or ``"score"``.
+        cards_before: pyramid cards left before the move.
+        cards_after: pyramid cards left after it.
+        won: the goal is reached after it (bool).
+        score_before: the score before the move (:func:`~pyramid_env.engine.game.score`).
+        score_after: the score after it.
+    """
+    if kind == "cards":
+        return (cards_before - cards_after) / 28
+    if kind == "win":
+        return won * 1.0
+    return (score_after - score_before) * 1.0  # a float, as the other kinds, for int scores
+
+
 DEAL_OPTIONS = ("deal", "code", "cards")  # the keys of reset's options: one of them, or none
 RULE_KNOBS = tuple(f.name for f in dataclasses.fields(Rules))
 MAX_STEPS = 10**9  # the top of max_steps and max_idle_passes: counters are int64 arrays
