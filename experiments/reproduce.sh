@@ -133,5 +133,14 @@ python -m experiments.card_data --rules relaxed --deals 3000 --first 25000 --wor
 python -m experiments.train_cards --size small --heldout data/relaxed_heldout.npz --init results/cards/relaxed/cards_1000000_s0/net.npz --steps 1500 --lr 5e-4 --data data/relaxed.npz:300000 data/relaxed_dagger1.npz --out results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc-dagger-100k results/cards/msc-teacher-100k results/cards/msc-dagger1 results/cards/msc-more results/cards/msc-base results/cards/relaxed-dagger1
 python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png
+# An honest teacher (pimc's moves, 16 orders) against solver-greedy, three seeds: msc at 100,000
+# positions (the control is results/cards/msc's cards_100000 runs), two-pass on 4,000 deals.
+python -m experiments.card_data --rules msc --deals 13000 --pimc 16 --out data/msc_pimc16.npz
+python -m experiments.train_cards --size small --data data/msc_pimc16.npz --heldout data/msc_heldout.npz --arch cards --positions 100000 --steps 3000 --seeds 0 1 2 --threads 1 --workers 1 --out results/cards/msc-pimc16
+python -m experiments.card_data --rules two-pass --deals 4000 --workers 1 --out data/two-pass.npz
+python -m experiments.card_data --rules two-pass --deals 4000 --pimc 16 --workers 1 --out data/two-pass_pimc16.npz
+python -m experiments.train_cards --size small --data data/two-pass.npz --arch cards --positions 90000 --steps 3000 --seeds 0 1 2 --threads 1 --workers 1 --out results/cards/two-pass
+python -m experiments.train_cards --size small --data data/two-pass_pimc16.npz --arch cards --positions 78000 --steps 3000 --seeds 0 1 2 --threads 2 --workers 2 --out results/cards/two-pass-pimc16
+python -m experiments.plot_cards results/cards/msc-pimc16 results/cards/two-pass results/cards/two-pass-pimc16
 # ppo_fast (masked PPO on the compiled vector env): three seeds of the relaxed learning check, their summary, the throughput against SB3's MaskablePPO, one seed of the compact network.
 for S in 1 2 3; do python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed $S --set eval.every=100000 --runs runs/ppo_fast; done; python -m experiments.ppo_fast --summary runs/ppo_fast/* --out results/ppo_fast/relaxed_seeds.json; python -m experiments.ppo_fast --bench --bench-steps 50000 --out results/ppo_fast/bench_relaxed.json; python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed 1 --set eval.every=100000 --set obs_mode=compact --set exp_name=ppo_fast_relaxed_compact --runs runs/ppo_fast_compact; python -m experiments.ppo_fast --summary runs/ppo_fast_compact/* --out results/ppo_fast/relaxed_compact_seed1.json
