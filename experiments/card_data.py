@@ -2,11 +2,11 @@
 
     python -m experiments.card_data --rules msc --deals 20000 --out data/msc.npz
 
-A behaviour policy (the teacher ``solver-greedy``, or ``--behaviour NET``: a card network, for
-DAgger) plays ``train`` deals with a random move at a share ``eps`` of its turns; at each
-winnable position every legal move gets the solver's verdict after it, and the teacher's move
-is kept. The env replays each game, so every observation is a player's. The method and what a
-learner can take from clairvoyant labels: docs/learning.md, "A network over the cards". The
+A behaviour policy (the teacher ``solver-greedy``; ``--pimc N``, an honest teacher: pimc's
+search; or ``--behaviour NET``, a card network, for DAgger) plays ``train`` deals with a random
+move at a share ``eps`` of its turns; at each winnable position every legal move gets the
+solver's verdict after it, and the teacher's move is kept. The env replays each game, so every
+observation is a player's. The method: docs/learning.md, "A network over the cards". The
 ``.npz``: ``obs`` ``(N, 122)`` int16, ``legal`` and ``wins`` (packed 327-bit masks),
 ``teacher``, ``deal``.
 """
