@@ -411,7 +411,7 @@ _KERNEL: list[Any] = []
 
 
 def _kernel() -> Any:
-    """The vector env's kernel module, imported on first use (it imports this module)."""
+    """The vector env's kernel module, imported on first use (it compiles with numba)."""
     if not _KERNEL:
         from pyramid_env.env import kernel
 
