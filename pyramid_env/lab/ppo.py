@@ -29,6 +29,7 @@ import pyramid_env  # noqa: F401  (registers the ids)
 from pyramid_env.agents import MLPPolicy, PolicyAgent
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.ppo_fast import copy_layers
 from pyramid_env.lab.shipping import ship as ship_policy
 
 
@@ -136,10 +137,7 @@ def load_init(model: MaskablePPO, path: Path) -> None:
     ]
     if len(linears) != len(init.layers):
         raise ValueError(f"{path}: {len(init.layers)} layers, the model has {len(linears)}")
-    with torch.no_grad():
-        for lin, (w, b) in zip(linears, init.layers, strict=True):
-            lin.weight.copy_(torch.as_tensor(w.T))
-            lin.bias.copy_(torch.as_tensor(b))
+    copy_layers(linears, init)
 
 
 def train(

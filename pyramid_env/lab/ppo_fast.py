@@ -229,8 +229,13 @@ def load_init(net: nn.Module, path: Path) -> None:
     shapes = [tuple(w.shape[::-1]) for w, _ in init.layers]
     if not isinstance(net, FlatNet) or shapes != [tuple(m.weight.shape) for m in linears]:
         raise PyramidError(f"init={str(path)!r}: layers {shapes} do not fit the actor")
+    copy_layers(linears, init)
+
+
+def copy_layers(linears: list[nn.Linear], policy: MLPPolicy) -> None:
+    """Copy an exported policy's weights into torch layers, one layer each, in order."""
     with torch.no_grad():
-        for lin, (w, b) in zip(linears, init.layers, strict=True):
+        for lin, (w, b) in zip(linears, policy.layers, strict=True):
             lin.weight.copy_(torch.as_tensor(w.T))
             lin.bias.copy_(torch.as_tensor(b))
 
