@@ -29,7 +29,6 @@ LONG_DOCSTRINGS = {
     "pyramid_env/env/pyramid_env.py:PyramidEnv",
     "pyramid_env/env/kernel.py:<module>",
     "pyramid_env/env/kernel.py:step_games",
-    "pyramid_env/engine/state.py:<module>",
     "pyramid_env/engine/primitives.py:<module>",
     "pyramid_env/engine/primitives.py:removal_cycle",
     "pyramid_env/engine/primitives.py:class_unmatched",
@@ -40,12 +39,11 @@ LONG_DOCSTRINGS = {
     "pyramid_env/solver/kernel.py:_free_wins",
     "pyramid_env/evaluation.py:evaluate",
 }
-# Modules over MODULE_LINES: the two compiled kernels (numba code, read as a whole), and two
-# engine modules a refactor is changing this session.
+# Modules over MODULE_LINES: the two compiled kernels (numba code, read as a whole), and the
+# engine module a refactor is changing this session.
 LONG_MODULES = {
     "pyramid_env/solver/kernel.py",
     "pyramid_env/env/kernel.py",
-    "pyramid_env/engine/state.py",
     "pyramid_env/engine/primitives.py",
 }
 

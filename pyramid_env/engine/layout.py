@@ -15,6 +15,7 @@ from dataclasses import dataclass
 ROWS = 7
 SLOTS = 28
 FULL = (1 << SLOTS) - 1
+STOCK_SIZE = 52 - SLOTS  # 24: the stock cycle, the deal's cards 29..52 in order
 
 
 def slot(row: int, col: int) -> int:

@@ -1,26 +1,11 @@
-"""A position and its rules: legal moves, apply/undo, status, and why a move is illegal.
+"""A position and its rules: legal moves, apply/undo, status, and checked play.
 
-The position is five integers, so copying, undoing and hashing are cheap:
-
-* ``pyr``: 28-bit mask of pyramid slots still holding their card.
-* ``left``: 24-bit mask over the stock cycle (the deal's cards 29..52 in order) of the cards
-  still in play, in the stock or on the waste.
-* ``ptr``: cycle positions below ``ptr`` are on the waste, the others in the stock. Recycling
-  never shuffles, so waste (bottom to top) followed by stock (top to bottom) is always the
-  original cycle order with the removed cards left out: the waste top is the highest live bit
-  below ``ptr``, the stock top the lowest live bit at or above it. A draw moves ``ptr`` past the
-  next 1 (or 3) live cards; a recycle sets it to 0.
-* ``drawn``: under ``two-card``, whether the drawn-card spot holds a card (the highest live bit
-  below ``ptr``; the waste top is then the next one down).
-* ``recycles``: turns of the waste used so far.
-
-The rules on these ints (tops, draw advance, win, dead deal, face-up cards, key, and the move
-generator) are :mod:`pyramid_env.engine.primitives`, shared with the compiled kernels; this
-module runs them on a :class:`State`.
-
-Three tiers, as in OpenSpiel: :func:`legal_ids` / :func:`apply` / :func:`undo` are the fast
-unchecked path (search, the env); :func:`apply_checked` validates with :func:`why_illegal`, a
-separate, slow, readable implementation of the rules that tests compare with the fast one.
+The position is five integers, so copying, undoing and hashing are cheap (docs/engine.md, "A
+position", says what each holds); the rules on them are :mod:`~pyramid_env.engine.primitives`,
+shared with the compiled kernels. Three tiers, as in OpenSpiel: :func:`legal_ids` /
+:func:`apply` / :func:`undo` are the fast unchecked path (search, the env); :func:`apply_checked`
+validates with :func:`~pyramid_env.engine.checked.why_illegal`, the rules written plainly, which
+tests compare with the fast path.
 """
 
 from __future__ import annotations
@@ -31,10 +16,11 @@ from enum import StrEnum
 
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine.board_text import format_board
-from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
+from pyramid_env.engine.cards import RANK
+from pyramid_env.engine.checked import why_illegal
 from pyramid_env.engine.deal import DealLike, to_deal
 from pyramid_env.engine.errors import IllegalMove, describe, is_int
-from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS, slot_name
+from pyramid_env.engine.layout import COVERED_BY, FULL, SHAPES, SLOTS, STOCK_SIZE
 from pyramid_env.engine.moves import (
     DRAW,
     KING_ID,
@@ -44,11 +30,9 @@ from pyramid_env.engine.moves import (
     STOCK,
     WASTE,
     Move,
-    MoveKind,
 )
-from pyramid_env.engine.rules import Goal, Rules, StockPlay, get_rules
+from pyramid_env.engine.rules import Rules, get_rules
 
-STOCK_SIZE = 24
 _DRAW, _RECYCLE = DRAW.id, RECYCLE.id
 # The primitives the fast path calls, bound once (a module attribute costs a lookup per call).
 _tops, _advance, _can_recycle, _is_won = P.tops, P.advance, P.can_recycle, P.is_won
@@ -75,7 +59,7 @@ class State:
         rules: the :class:`Rules` in force.
         knobs: the same rules as :class:`~pyramid_env.engine.primitives.Knobs` (ints).
         deal: the :class:`Deal` being played.
-        pyr, left, ptr, drawn, recycles: the position (see the module docstring).
+        pyr, left, ptr, drawn, recycles: the position (docs/engine.md, "A position").
     """
 
     __slots__ = (
@@ -368,183 +352,6 @@ def apply(s: State, move: Move) -> Token:
 def undo(s: State, token: Token) -> None:
     """Restore the position from before the move that returned ``token``."""
     s.pyr, s.left, s.ptr, s.drawn, s.recycles = token
-
-
-# -- the checked path ---------------------------------------------------------------------------
-def _names(cards: list[int]) -> str:
-    return " and ".join(CARD_NAMES[c] for c in cards)
-
-
-def _absent(s: State, place: int) -> str:
-    if place < SLOTS:
-        return f"{slot_name(place)} is empty: its card is gone"
-    if place == WASTE:
-        return "the waste is empty"
-    return {
-        StockPlay.WASTE_TOP: "these rules play only the waste top: there is no drawn or face-up "
-        "stock card",
-        StockPlay.DRAWN_AND_WASTE: "there is no drawn card: draw one first",
-        StockPlay.FACE_UP_STOCK: "the stock is empty: there is no face-up stock card",
-    }[s.rules.stock_play]
-
-
-def _stock_in_play(s: State) -> dict[int, int]:
-    """The stock cards that can be played, by place (``WASTE``, ``STOCK``), read plainly.
-
-    Written from the rules' own words, not from the fast path's bit tricks: the waste is the
-    cycle's live cards below ``ptr`` in order, the stock the rest.
-    """
-    pile = s._cycle(0, s.ptr)
-    stock = s._cycle(s.ptr, STOCK_SIZE)
-    play = s.rules.stock_play
-    out = {}
-    if play is StockPlay.DRAWN_AND_WASTE and s.drawn:
-        out[STOCK] = pile.pop()  # the drawn card lies in a spot of its own
-    elif play is StockPlay.FACE_UP_STOCK and stock:
-        out[STOCK] = stock[0]
-    if pile:
-        out[WASTE] = pile[-1]
-    return out
-
-
-def _card_in(s: State, place: int, stock: dict[int, int]) -> int | None:
-    if place < SLOTS:
-        return s.deal.cards[place] if s.pyr >> place & 1 else None
-    return stock.get(place)
-
-
-_last_over: list[tuple[tuple, str | None]] = []  # one entry: (a position's identity, verdict)
-
-
-def _over(s: State) -> str | None:
-    """Why the game is over (won, a dead deal the rules end, no action left), read plainly.
-
-    Remembered for the last position asked about: checking every move of one position (as the
-    tests and ``check_rollout`` do) reads the cards once, not once per move.
-    """
-    ident = (s.deal, s.rules, s.fields())
-    memo = _last_over[0] if _last_over else None
-    if memo is None or memo[0] != ident:
-        memo = (ident, _over_now(s))
-        _last_over[:] = [memo]  # one assignment: a thread never sees half of it
-    return memo[1]
-
-
-def _over_now(s: State) -> str | None:
-    if not s.pyr and (s.rules.goal is Goal.PYRAMID or not s.left):
-        return "the game is over: won"
-    if s.rules.dead_deal_ends_game and not _removal_possible(s) and _nothing_helps(s):
-        return "the game is over: lost (dead deal: nothing can ever be removed)"
-    if not s.stock_size and _recycle_refused(s) and not _removal_possible(s):
-        return "the game is over: lost (no move left)"
-    return None
-
-
-def _recycle_refused(s: State) -> str | None:
-    if s.stock_size:
-        return f"the stock still has {s.stock_size} card(s): only an empty stock is recycled"
-    if not s.waste_size + s.drawn:
-        return "the waste is empty: there is nothing to recycle"
-    if s.rules.passes is not None and s.recycles >= s.rules.passes - 1:
-        return f"no recycle left: these rules allow {s.rules.passes} pass(es) through the stock"
-    return None
-
-
-def _removal_possible(s: State) -> bool:
-    """Some removal is legal now: a King or a pair making 13 among the cards in play."""
-    exposed = [s.deal.cards[i] for i in range(SLOTS) if s.is_exposed(i)]
-    stock = _stock_in_play(s)
-    playable = exposed + list(stock.values())
-    if any(RANK[c] == KING for c in playable):
-        return True
-    pairs = [(a, b) for i, a in enumerate(playable) for b in playable[i + 1 :]]
-    if len(stock) == 2 and s.rules.stock_play is StockPlay.WASTE_TOP:
-        pairs.remove((stock[STOCK], stock[WASTE]))  # never both in play under waste-top rules
-    if any(RANK[a] + RANK[b] == TARGET for a, b in pairs):
-        return True
-    if s.rules.covering_pair:  # a card with its one remaining, exposed coverer
-        for low in range(SLOTS):
-            cov = s.coverers(low)
-            if s.pyr >> low & 1 and len(cov) == 1 and s.is_exposed(cov[0]):
-                if RANK[s.deal.cards[low]] + RANK[s.deal.cards[cov[0]]] == TARGET:
-                    return True
-    return False
-
-
-def _nothing_helps(s: State) -> bool:
-    """000's second condition from the cards: no stock or waste card could ever help."""
-    left = s.stock_cards + s.waste_cards + ([s.drawn_card] if s.drawn else [])
-    ranks = [RANK[c] for c in left]
-    if s.pyr:  # a stock card helps only by pairing with an exposed pyramid card
-        return not any(TARGET - RANK[s.deal.cards[i]] in ranks for i in range(SLOTS)
-                       if s.is_exposed(i))  # fmt: skip
-    if KING in ranks:
-        return False
-    if s.rules.stock_play is StockPlay.WASTE_TOP:
-        return True
-    return not any(TARGET - r in ranks for r in ranks)
-
-
-def _covered(s: State, slot: int) -> str | None:
-    cov = s.coverers(slot)
-    if not cov:
-        return None
-    return (
-        f"{CARD_NAMES[s.deal.cards[slot]]} is covered by {_names([s.deal.cards[t] for t in cov])}"
-    )
-
-
-def why_illegal(s: State, move: Move) -> str | None:
-    """Why ``move`` is illegal here, in words; ``None`` if it is legal.
-
-    This is the rules written plainly from the cards and the rules' words, independent of the
-    fast move generator and of :mod:`~pyramid_env.engine.primitives` (tops, win and dead-deal
-    tests are restated here); tests check that the two agree on every move of every position
-    they visit, so a slip in either shows.
-    """
-    over = _over(s)
-    if over:
-        return over
-    if move.kind == MoveKind.DRAW:
-        return None if s.stock_size else "the stock is empty"
-    if move.kind == MoveKind.RECYCLE:
-        return _recycle_refused(s)
-    stock = _stock_in_play(s)
-    cards = []
-    for p in move.places:
-        c = _card_in(s, p, stock)
-        if c is None:
-            return _absent(s, p)
-        cards.append(c)
-    if move.kind == MoveKind.KING:
-        if RANK[cards[0]] != KING:
-            return f"{CARD_NAMES[cards[0]]} is not a King: it needs a partner making 13"
-        return _covered(s, move.a) if move.a < SLOTS else None
-    for c in cards:
-        if RANK[c] == KING:
-            return f"{CARD_NAMES[c]} is a King: it is removed on its own"
-    a, b = move.a, move.b
-    if a == WASTE and b == STOCK and s.rules.stock_play is StockPlay.WASTE_TOP:
-        return "these rules play only the waste top: two stock cards never pair"
-    if b < SLOTS and (a in COVERED_BY[b] or b in COVERED_BY[a]):
-        low, top = (a, b) if b in COVERED_BY[a] else (b, a)  # top covers low
-        lc, tc = CARD_NAMES[s.deal.cards[low]], CARD_NAMES[s.deal.cards[top]]
-        if not s.rules.covering_pair:
-            return f"{lc} is covered by {tc}: these rules do not let a card pair with its coverer"
-        others = [s.deal.cards[t] for t in s.coverers(low) if t != top]
-        if others:
-            return (
-                f"{lc} is covered by {tc} and {_names(others)}: a covering pair needs one coverer"
-            )
-        reason = _covered(s, top)
-    else:
-        reason = next((r for p in (a, b) if p < SLOTS and (r := _covered(s, p))), None)
-    if reason:
-        return reason
-    total = RANK[cards[0]] + RANK[cards[1]]
-    if total != TARGET:
-        return f"{CARD_NAMES[cards[0]]} + {CARD_NAMES[cards[1]]} = {total}, not 13"
-    return None
 
 
 def apply_checked(s: State, move: Move | int) -> Token:
