@@ -283,16 +283,29 @@ def evaluate(
 ) -> Report:
     """Play ``agent`` on every deal of ``seeds``; a :class:`Report` of outcomes and a summary.
 
-    ``agent`` is an :class:`~pyramid_env.agents.Agent` or a ``make_agent`` name; ``rules``,
-    ``observe_stock`` and ``max_steps`` are the env's (an agent's own ``env_kwargs`` win; the
-    oracles see all); ``seeds`` a seed-set spec (``"test[:1000]"``, ``"0-99"``) or numbers;
-    ``seed`` the agent's, combined with each deal number. ``workers``, ``backend`` (``"local"``
-    or ``"ray"``), ``address``, ``chunk_size``, ``store`` and ``resume`` say where the deals run
-    and where finished chunks are kept (the scaling page); the figures do not depend on them.
-    ``replays`` keeps the games of these deals (``True``: all) as
-    :class:`~pyramid_env.replay.Replay` records; ``solver_time_limit`` bounds each verdict
-    solved on the spot; ``progress`` shows a bar (tqdm, the ``bench`` extra). A bad argument is
-    a ``PyramidError`` before any deal is played; an illegal action a ``ValueError``.
+    Where the deals run never changes the figures, only how fast they come (docs/scaling.md).
+
+    Args:
+        agent: an :class:`~pyramid_env.agents.Agent` or a ``make_agent`` name.
+        rules: the env's rule set (an agent's own ``env_kwargs`` win).
+        seeds: a seed-set spec (``"test[:1000]"``, ``"0-99"``) or deal numbers.
+        observe_stock: the env's view of the stock (the oracles see all).
+        max_steps: the env's step limit.
+        seed: the agent's seed, combined with each deal number.
+        workers: how many processes play the deals.
+        backend: ``"local"`` or ``"ray"``.
+        address: the Ray cluster to join (``backend="ray"``).
+        chunk_size: deals per task handed to a worker.
+        store: a directory where finished chunks are kept.
+        resume: reuse the chunks ``store`` already holds.
+        progress: show a bar (tqdm, the ``bench`` extra).
+        solver_time_limit: bounds each verdict solved on the spot (seconds, or ``None``).
+        replays: keep the games of these deals (``True``: all) as
+            :class:`~pyramid_env.replay.Replay` records.
+
+    Raises:
+        PyramidError: a bad argument, before any deal is played.
+        ValueError: the agent chose an illegal action.
     """
     start = time.perf_counter()
     if isinstance(agent, str):

@@ -54,70 +54,13 @@ from pyramid_env.env.settings import (  # noqa: F401  (the checks' old home: nam
 class PyramidEnv(gym.Env):
     """Pyramid Solitaire: clear the 28-card pyramid by removing pairs that sum to 13.
 
-    ## Description
-    One deal of Pyramid Solitaire under a rule set (a preset of ``pyramid_env.engine.rules``,
-    default ``relaxed``: unlimited passes, covering pairs, waste top only). The rules engine
-    decides every legal move and outcome; this class only adapts it to Gymnasium.
-
-    ## Action Space
-    ``Discrete(327)`` over board places (see ``pyramid_env.env.actions`` for the table): 0 draw,
-    1 recycle, 2..31 a King at a place, 32..326 a pair of places. Always mask:
-    ``action_masks()`` (bool, for sb3-contrib's MaskablePPO) and ``info["action_mask"]`` (int8,
-    for ``Discrete.sample(mask)``). Once the episode is over the mask allows action 0 alone, so
-    it is never all false (vector autoreset steps the terminal observation once more).
-
-    ## Observation Space
-    ``Dict`` of ``pyramid`` (28, rank or 0), ``exposed`` (28), ``stock`` (24, the fixed cycle
-    order: rank if known, 14 unknown, 0 removed), ``stock_where`` (24: 0 removed, 1 stock, 2 waste,
-    3 waste top, 4 drawn / face-up stock card) and ``counters`` (pass, recycles left or 255,
-    stock size, waste size, pyramid left); index ranges in ``pyramid_env.env.observation``.
-    ``observe_stock="seen"`` shows a stock card only once it has been face up; ``"full"`` shows
-    the whole order (the solver's view). ``obs_mode``: ``"dict"``, ``"flat"`` (float32 Box of
-    109), ``"onehot"`` (float32 Box of 905, the categorical pieces one-hot: the form for
-    networks), ``"counts"`` (float32 Box of 922: the one-hot form, the unseen cards of each rank
-    and the recycles left, what a search over the unseen cards reads), ``"compact"`` (uint8
-    Box of (53, 5): one row per card place, ``(rank, place, where, playable, seen)``, and the
-    counters; see ``observation.compact``), ``"pettingzoo"`` (``{"observation",
-    "action_mask"}``) or ``"rllib"`` (``{"observations", "action_mask"}``). ``obs_dtype="uint8"``
-    gives the flat, one-hot and counts forms in uint8 (counts undivided).
-
-    ## Rewards
-    ``"cards"``: +1/28 per pyramid card removed (a cleared pyramid sums to 1). ``"win"``: 1 when
-    the goal is reached. ``"score"``: the change in the preset's score. An illegal action is a
-    no-op with reward ``illegal_reward`` (default -0.01) and ``info["illegal_action"]`` saying
-    why, or raises ``IllegalMove`` with ``illegal_action="raise"``.
-
-    ## Episode End
-    Terminated when the goal is reached, when the rules end the game, or (``terminate_on_dead``,
-    default) when rulebook 000's dead-deal test holds: no removal now and no stock card could
-    ever help, so no action can change the outcome. Truncated after ``max_steps`` steps, or,
-    where passes are unlimited, after ``max_idle_passes`` (default 2) full passes in a row
-    through the stock without a removal: the position is then back where it was a pass ago, so a
-    policy that plays deterministically would loop until ``max_steps`` (under a pass limit the
-    limit itself ends such a loop, so the rule does not apply). ``info["truncated_by"]`` says
-    which limit (``"max_steps"`` or ``"idle_passes"``) on the step that truncates.
-
-    ## Arguments
-    ``rules`` (preset name or ``Rules``; a dict here is read as a config, as RLlib passes
-    ``env_config``), ``observe_stock``, ``reward``, ``max_steps`` (default 1000),
-    ``max_idle_passes`` (default 2; ``None`` never truncates on idle passes), ``obs_mode``,
-    ``illegal_action`` (``"penalty"`` or ``"raise"``), ``illegal_reward``, (``max_steps``,
-    ``max_idle_passes`` and ``illegal_reward`` up to 10**9; the rule knobs' ranges are in
-    :class:`~pyramid_env.engine.rules.Rules`: ``passes`` up to 255, which the observation holds),
-    ``terminate_on_dead``, ``render_mode`` (``"ansi"``; with the ``render`` extra ``"rgb_array"``,
-    a picture usable with ``RecordVideo``, and ``"human"``, a window), and rule knobs as keywords
-    (``passes=1``). ``reset(options={"deal": n})`` (or ``"code"``, ``"cards"``) plays a chosen
-    deal; otherwise the deal number is drawn from the env's seeded generator, uniformly from
-    ``deals`` when given (a seed set of ``pyramid_env.seeds``, e.g. ``"train"``, or numbers),
-    else from 0..2**63-1.
-
-    Every input is checked where it enters (arguments, a config dict, reset's options and
-    seed, step's action): a wrong type, value or name raises ``PyramidError`` naming it, the
-    value and what is allowed, and leaves the env as it was; nothing falls back to a default.
-    Numpy integers count as integers; bools and floats (even 3.0) do not.
-
-    ## Version History
-    * v0: initial release.
+    One deal under a rule set (a preset of :mod:`pyramid_env.engine.rules`, default
+    ``relaxed``); the rules engine decides every legal move and outcome, and this class only
+    adapts it to Gymnasium. Actions are ``Discrete(327)`` over board places, always masked
+    (:meth:`action_masks`, ``info["action_mask"]``); ``obs_mode`` picks one of seven forms of
+    the observation, ``reward`` one of ``"cards"``, ``"win"``, ``"score"``. Every input is
+    checked where it enters: a wrong one raises ``PyramidError`` naming it and changes nothing
+    (docs/environment.md is the reference: spaces, rewards, episode end, arguments).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
@@ -138,7 +81,7 @@ class PyramidEnv(gym.Env):
         obs_dtype: str = "float32",
         **rule_knobs: Any,
     ) -> None:
-        """See the class docstring's Arguments.
+        """The arguments are described in docs/environment.md ("Arguments").
 
         Raises:
             PyramidError: an argument of the wrong type or out of range, an unknown argument
@@ -363,7 +306,7 @@ class PyramidEnv(gym.Env):
         self._score = score(s, self._moves)  # for the info and the "score" reward
         self._done = st.is_over(s, ids, self.stops_at_dead_deal)
         if self._done:
-            mask[0] = 1  # never all false: see the class docstring
+            mask[0] = 1  # never all false: vector autoreset steps a terminal obs once more
         else:
             mask[ids] = 1
 

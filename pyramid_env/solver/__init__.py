@@ -1,20 +1,11 @@
 """Exact solver: won / lost for a deal or any position, a winning line, a shortest line.
 
-The solver is clairvoyant: it knows the stock order. It plays through the engine's own move
-generator and ``apply``/``undo`` (one source of rules truth) and adds search on top. The package:
-
-* :mod:`~pyramid_env.solver.tables`: the deal's rank tables, the pruning tests and bounds over
-  them (the tests themselves are :mod:`pyramid_env.engine.primitives`), search limits;
-* :mod:`~pyramid_env.solver.free_stock`: the search on (pyramid shape, live stock cards per
-  rank), exact under free-stock rules (``relaxed``, ``unlimited``) and a pruning relaxation
-  under the others;
-* :mod:`~pyramid_env.solver.search`: the verdict search, depth-first over engine positions;
-* :mod:`~pyramid_env.solver.shortest`: A* for a shortest line, in pure Python and
-  compiled (:mod:`~pyramid_env.solver.kernel`, with numba: the ``fast`` extra);
-* this module: the API (:func:`solve` and its helpers).
-
-Every ``win`` line is replayed through the engine before it is returned (``check=True``).
-``unknown`` is returned only when an explicit ``budget`` (positions) or ``time_limit`` ran out.
+It is clairvoyant (it knows the stock order) and plays through the engine's own move generator
+and ``apply``/``undo``, one source of rules truth, adding search on top: verdicts
+(:mod:`~pyramid_env.solver.search`) and A* (:mod:`~pyramid_env.solver.shortest`), compiled in
+:mod:`~pyramid_env.solver.kernel` where numba is installed; this module is the API (the package's
+modules: docs/layout.md). Every ``win`` line is replayed through the engine before it is
+returned; ``unknown`` means an explicit ``budget`` or ``time_limit`` ran out.
 """
 
 from __future__ import annotations
