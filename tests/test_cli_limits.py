@@ -1,4 +1,6 @@
-"""Issue 29: the command line's edges, each a clear error (exit status 2) or correct behaviour."""
+"""The command line at its edges: bad numbers, missing or odd files, damaged saves and huge
+inputs each end in a clear, short error (exit status 2) or in correct behaviour.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from pyramid_env.engine import Game
 from pyramid_env.engine.errors import CardError
 from pyramid_env.play import main_play
 from pyramid_env.replay import Replay
+from tests.conftest import refused
 
 
 def run(capsys, *args):
@@ -82,15 +85,12 @@ def test_a_deeply_nested_save_is_refused_not_a_recursion_error(tmp_path):
     for text in ("[" * 100_000 + "]" * 100_000, json.dumps({"format": [[[[[[1]]]]]]})):
         path = tmp_path / "deep.json"
         path.write_text(text)
-        with pytest.raises(CardError):
-            Game.load(path)
-        with pytest.raises(CardError):
-            Replay.load(path)
+        refused(Game.load, path, error=CardError)
+        refused(Replay.load, path, error=CardError)
     nested: list = []
     for _ in range(5000):
         nested = [nested]
-    with pytest.raises(CardError):
-        Game.from_dict({"format": nested})
+    refused(Game.from_dict, {"format": nested}, error=CardError)
 
 
 def test_play_save_into_a_folder_fails_loudly(monkeypatch, capsys, tmp_path):

@@ -26,8 +26,8 @@ from pyramid_env.agents.rllib import (  # noqa: E402
     module_folder,
     restore_module,
 )
-from pyramid_env.engine.errors import PyramidError  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
+from tests.conftest import refused
 
 TINY = [
     "--total-timesteps", "200", "--set", "ppo.train_batch_size_per_learner=200",
@@ -130,8 +130,7 @@ def test_policy_agent_takes_an_rllib_module_as_it_is(trained):
 
 
 def test_a_folder_without_a_module_is_refused_by_name(tmp_path):
-    with pytest.raises(PyramidError, match="no RLlib RLModule checkpoint"):
-        load_rllib_agent(tmp_path)
+    refused(load_rllib_agent, tmp_path, match="no RLlib RLModule checkpoint")
 
 
 def test_the_docs_rllib_block_runs_as_written(tmp_path, monkeypatch):

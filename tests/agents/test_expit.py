@@ -23,13 +23,13 @@ from pyramid_env.agents import (
 from pyramid_env.agents.expit import order_agent, record_games, search
 from pyramid_env.agents.honest import determinize, unseen
 from pyramid_env.engine.cards import RANK
-from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.moves import MOVES, NUM_MOVES
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
 from pyramid_env.solver import Verdict, solve
+from tests.conftest import refused
 
 
 def tiny_net(seed: int = 0, hidden: int = 16, scale: float = 1.0) -> MLPPolicy:
@@ -290,8 +290,7 @@ def test_the_order_a_network_was_trained_with_is_the_one_it_plays_with():
             if term or trunc:
                 break
     assert differ > 0
-    with pytest.raises(PyramidError, match="order 'greedier' is not one of greedy, greedy-c"):
-        order_agent("greedier")
+    refused(order_agent, "greedier", match="order 'greedier' is not one of greedy, greedy-c")
     (game,) = record_games([2000], get_rules("msc"), None, 2, 5_000, seed=3,
                            order="greedy-careful")  # fmt: skip
     assert game["actions"]

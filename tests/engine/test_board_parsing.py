@@ -74,11 +74,11 @@ def test_a_game_from_a_board_cannot_recycle_past_its_passes():
     # The old parser let this board in, and then "recycle" was legal: "pass 7/1".
     board = "Kc\n" + "\n".join("  ".join([".."] * (r + 1)) for r in range(1, 7))
     board += "\nstock:\nwaste: 5d\nrecycles: 5\n"
-    with pytest.raises(CardError, match="recycles: 5 is out of range"):
-        Game.from_board(board, "one-pass")
+    refused(
+        Game.from_board, board, "one-pass", error=CardError, match="recycles: 5 is out of range"
+    )
     g = Game.from_board(board.replace("recycles: 5", "recycles: 0"), "one-pass")
-    with pytest.raises(IllegalMove, match="no recycle left"):
-        g.play("recycle")
+    refused(g.play, "recycle", error=IllegalMove, match="no recycle left")
 
 
 def test_an_empty_slot_under_a_card_is_refused_naming_both():

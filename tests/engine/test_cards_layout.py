@@ -21,6 +21,7 @@ from pyramid_env.engine.layout import (
     exposed_slots,
     slot,
 )
+from tests.conftest import refused
 
 
 def test_pairs_with_all_52x52():
@@ -49,8 +50,7 @@ def test_card_text_round_trip_and_aliases():
     ],
 )
 def test_bad_card_names_what_is_wrong(token, message):
-    with pytest.raises(CardError, match=message):
-        parse_card(token)
+    refused(parse_card, token, error=CardError, match=message)
 
 
 def test_geometry_every_slot():

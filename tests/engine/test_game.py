@@ -3,20 +3,17 @@ import json
 import pytest
 
 from pyramid_env.engine import DRAW, Game, IllegalMove, format_move
-from tests.conftest import STUCK, board
+from tests.conftest import STUCK, board, refused
 
 
 def test_play_accepts_moves_ids_and_text_and_refuses_bad_input():
     g = Game(0)
     assert g.play(DRAW) == DRAW and g.play(0) == DRAW and g.play("draw") == DRAW
-    with pytest.raises(IllegalMove, match="move id 999 is out of range 0..326"):
-        g.play(999)
-    with pytest.raises(IllegalMove, match="move id -1 is out of range"):
-        g.play(-1)
+    refused(g.play, 999, error=IllegalMove, match="move id 999 is out of range 0..326")
+    refused(g.play, -1, error=IllegalMove, match="move id -1 is out of range")
     with pytest.raises(ValueError, match="bad card"):
         g.play("Xx")
-    with pytest.raises(IllegalMove, match="nothing to undo"):
-        Game(0).undo()
+    refused(Game(0).undo, error=IllegalMove, match="nothing to undo")
 
 
 def test_restart_replays_the_identical_deal():
@@ -56,8 +53,9 @@ def test_save_of_a_hand_built_board_and_bad_saves(tmp_path):
     with pytest.raises(ValueError, match="not a pyramid-env-save v1 save"):
         Game.from_dict({"format": "other"})
     bad = g.to_dict() | {"log": ["draw", "Kc"]}
-    with pytest.raises(IllegalMove, match=r"save log entry 1 \('Kc'\): Kc is covered"):
-        Game.from_dict(bad)
+    refused(
+        Game.from_dict, bad, error=IllegalMove, match=r"save log entry 1 \('Kc'\): Kc is covered"
+    )
 
 
 def test_summary_and_text():

@@ -11,7 +11,7 @@ from pyramid_env.engine import (
     legal_moves,
     status,
 )
-from tests.conftest import STUCK, board, check_moves, fixture_board
+from tests.conftest import STUCK, board, check_moves, fixture_board, refused
 
 
 def game_from(text: str, rules) -> Game:
@@ -35,12 +35,10 @@ def test_002_worked_deal_first_two_moves():
 def test_002_blocked_card_and_wrong_sum():
     s = fixture_board("py1_n_aaaaaas.txt", "unlimited")
     g = Game(s.deal, "unlimited")
-    with pytest.raises(IllegalMove, match=r"^Qc is covered by 7c and Tc$"):
-        g.play("Qc+7d")
-    with pytest.raises(IllegalMove, match=r"^7c \+ 7s = 14, not 13$"):
-        g.play("7c+7s")
-    with pytest.raises(IllegalMove, match="Qc is covered by Tc: these rules do not let"):
-        g.play("Qc+Tc")  # Tc lies on Qc: 002 has no covering pair
+    refused(g.play, "Qc+7d", error=IllegalMove, match=r"^Qc is covered by 7c and Tc$")
+    refused(g.play, "7c+7s", error=IllegalMove, match=r"^7c \+ 7s = 14, not 13$")
+    # Tc lies on Qc: 002 has no covering pair
+    refused(g.play, "Qc+Tc", error=IllegalMove, match="Qc is covered by Tc: these rules do not let")
     assert g.moves == 0 and g.log == []  # refused moves change nothing
 
 
@@ -52,8 +50,7 @@ def test_002_undo_limit_and_counter():
     for _ in range(100):
         g.undo()
     assert g.moves == 105  # 002: the move counter does not go down on undo
-    with pytest.raises(IllegalMove, match="undo reaches back only 100 action"):
-        g.undo()
+    refused(g.undo, error=IllegalMove, match="undo reaches back only 100 action")
 
 
 def test_002_game_ends_only_when_stock_and_waste_are_empty():
@@ -79,8 +76,13 @@ stock: 8c 4c
 
 def test_000_covering_pair_example():
     g = game_from(COVERING, "relaxed")
-    with pytest.raises(IllegalMove, match="9d is covered by 4h and 5d: a covering pair needs one"):
-        g.play("4h+9d")  # both coverers still there
+    # both coverers still there
+    refused(
+        g.play,
+        "4h+9d",
+        error=IllegalMove,
+        match="9d is covered by 4h and 5d: a covering pair needs one",
+    )
     g.play("draw")
     g.play("5d+8c")  # the 5 goes with an 8 from the waste
     check_moves(g.state, {"4h+9d", "Kd", "Tc+3s", "Td+3s", "draw"})
@@ -93,13 +95,17 @@ def test_000_covering_pair_is_pyramid_only_and_preset_dependent():
     g.play("draw")
     g.play("5d+8c")
     g.play("draw")  # waste top: 4c, which matches the 9d by value
-    with pytest.raises(IllegalMove, match=r"^9d is covered by 4h$"):
-        g.play("4c+9d")  # the waste pairs only with fully exposed cards
+    # the waste pairs only with fully exposed cards
+    refused(g.play, "4c+9d", error=IllegalMove, match=r"^9d is covered by 4h$")
     strict = game_from(COVERING, "two-pass")
     strict.play("draw")
     strict.play("5d+8c")
-    with pytest.raises(IllegalMove, match="these rules do not let a card pair with its coverer"):
-        strict.play("4h+9d")
+    refused(
+        strict.play,
+        "4h+9d",
+        error=IllegalMove,
+        match="these rules do not let a card pair with its coverer",
+    )
 
 
 def test_000_covering_pair_needs_the_coverer_exposed():
@@ -117,8 +123,7 @@ stock: Jh
 """,
         "relaxed",
     )
-    with pytest.raises(IllegalMove, match=r"^9s is covered by 2d$"):
-        g.play("4s+9s")
+    refused(g.play, "4s+9s", error=IllegalMove, match=r"^9s is covered by 2d$")
     g.play("draw")
     g.play("2d+Jh")
     g.play("4s+9s")
@@ -126,10 +131,9 @@ stock: Jh
 
 def test_000_only_the_waste_top_plays():
     g = game_from(STUCK + "stock:\nwaste: Jh 5c 8c\n", "relaxed")
-    with pytest.raises(IllegalMove, match="not in play: it is under the waste top"):
-        g.play("5c+8c")
-    with pytest.raises(IllegalMove, match="these rules play only the waste top"):
-        g.play(326)  # the (waste, stock) pair id
+    refused(g.play, "5c+8c", error=IllegalMove, match="not in play: it is under the waste top")
+    # the (waste, stock) pair id
+    refused(g.play, 326, error=IllegalMove, match="these rules play only the waste top")
 
 
 def test_000_dead_deal_rule():
@@ -196,16 +200,14 @@ def test_001_waste_top_stays_playable_after_the_drawn_card_goes():
     g.play("5d+8h")  # the drawn card goes; the drawn spot is empty
     assert g.state.drawn_card is None
     check_moves(g.state, {"2c+Jh", "2h+Jh", "recycle"})
-    with pytest.raises(IllegalMove, match="no drawn card: draw one first"):
-        g.play(326)
+    refused(g.play, 326, error=IllegalMove, match="no drawn card: draw one first")
 
 
 def test_001_game_over_and_score():
     g2 = game_from(STUCK + "stock: 5c\n", get_rules("two-card", passes=1))
     g2.play("draw")
     assert g2.status is Status.LOST  # no pair, no King, nothing to draw, no pass left
-    with pytest.raises(IllegalMove, match="the game is over: lost"):
-        g2.play("recycle")
+    refused(g2.play, "recycle", error=IllegalMove, match="the game is over: lost")
     w = game_from(APEX_KING, "two-card")
     w.play("Kc")
     assert w.status is Status.WON
@@ -221,10 +223,12 @@ def test_limited_passes(preset, recycles):
             g.play("draw")
         if g.state.recycles < recycles:
             g.play("recycle")
-    with pytest.raises(
-        IllegalMove, match=f"no recycle left: these rules allow {recycles + 1} pass"
-    ):
-        g.play("recycle")
+    refused(
+        g.play,
+        "recycle",
+        error=IllegalMove,
+        match=f"no recycle left: these rules allow {recycles + 1} pass",
+    )
 
 
 def test_004_win_bonus_and_undo_counts_as_a_move():

@@ -13,6 +13,7 @@ from pyramid_env.engine import MOVES, IllegalMove, deal, legal_ids
 from pyramid_env.env import N_ACTIONS, PyramidEnv, action_name, decode, encode
 from pyramid_env.env.observation import UNKNOWN
 from pyramid_env.env.pyramid_env import OBS_MODES
+from tests.conftest import refused
 
 IDS = list(pyramid_env.ENV_IDS)
 
@@ -147,8 +148,7 @@ def test_illegal_actions_penalty_or_raise():
     assert info["illegal_action"]["action"] == bad and info["illegal_action"]["reason"]
     strict = PyramidEnv(illegal_action="raise")
     strict.reset(options={"deal": 0})
-    with pytest.raises(IllegalMove, match=f"action {bad}: "):
-        strict.step(bad)
+    refused(strict.step, bad, error=IllegalMove, match=f"action {bad}: ")
     with pytest.raises(ValueError, match="out of range"):
         env.step(N_ACTIONS)
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import pyramid_env  # noqa: F401  (registers the ids)
-from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import HideDeal, HideDealVector, PyramidEnv, PyramidVectorEnv
 from pyramid_env.env.wrappers import HIDDEN_KEYS
+from tests.conftest import refused
 
 
 def same_obs(a, b) -> bool:
@@ -64,7 +64,5 @@ def test_hide_deal_vector_removes_the_deals_names_and_their_masks(make):
 
 
 def test_each_wrapper_refuses_the_other_kind_of_env():
-    with pytest.raises(PyramidError, match=r"env=.* must be a gymnasium.Env .*HideDealVector"):
-        HideDeal(PyramidVectorEnv(2))
-    with pytest.raises(PyramidError, match=r"env=.* must be a gymnasium.vector.VectorEnv"):
-        HideDealVector(PyramidEnv())
+    refused(HideDeal, PyramidVectorEnv(2), match=r"env=.* must be a gymnasium.Env .*HideDealVector")
+    refused(HideDealVector, PyramidEnv(), match=r"env=.* must be a gymnasium.vector.VectorEnv")

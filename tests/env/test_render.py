@@ -21,6 +21,7 @@ from pyramid_env.engine.state import STOCK_SIZE, face_up
 from pyramid_env.env import observation as ob
 from pyramid_env.env.pyramid_env import PyramidEnv
 from pyramid_env.env.vector import PyramidVectorEnv
+from tests.conftest import refused
 
 ROOT = Path(__file__).parents[2]
 
@@ -106,8 +107,7 @@ def test_seen_cards_are_named_after_a_pass():
 def test_hidden_board_does_not_parse():
     s = Game(3, "msc").state
     for text in (format_board(s, hide_stock=True), format_board(s, known=0)):
-        with pytest.raises(CardError, match="hidden"):
-            parse_board(text, "msc")
+        refused(parse_board, text, "msc", error=CardError, match="hidden")
 
 
 # -- pictures -------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from pyramid_env.engine.errors import PyramidError
 from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.env import N_ACTIONS, PyramidEnv, PyramidVectorEnv
+from tests.conftest import refused
 
 
 def same(a, b) -> bool:
@@ -180,8 +180,7 @@ def test_illegal_actions_raise_with_the_reason_when_asked():
     _, r, t, _, _ = quiet.step(illegal)
     assert r.tolist() == [quiet.settings.illegal_reward] * 2 and not t.any()
     # Out of range is not an illegal move but a bad input, as in the single env: refused.
-    with pytest.raises(PyramidError, match="env 0, action 327 is out of range 0..326"):
-        quiet.step([N_ACTIONS, -1])
+    refused(quiet.step, [N_ACTIONS, -1], match="env 0, action 327 is out of range 0..326")
 
 
 @pytest.mark.parametrize("mode", ["onehot", "counts", "flat"])
@@ -212,10 +211,16 @@ def test_compact_rows_read_as_the_dict_form():
 
 
 def test_obs_dtype_is_refused_where_a_form_has_its_own():
-    with pytest.raises(PyramidError, match="obs_dtype='uint8' is for the flat"):
-        PyramidEnv(obs_mode="dict", obs_dtype="uint8")
-    with pytest.raises(PyramidError, match="obs_dtype='int8' is not one of"):
-        PyramidVectorEnv(2, obs_mode="onehot", obs_dtype="int8")
+    refused(
+        PyramidEnv, obs_mode="dict", obs_dtype="uint8", match="obs_dtype='uint8' is for the flat"
+    )
+    refused(
+        PyramidVectorEnv,
+        2,
+        obs_mode="onehot",
+        obs_dtype="int8",
+        match="obs_dtype='int8' is not one of",
+    )
 
 
 def test_both_envs_read_one_settings_value():

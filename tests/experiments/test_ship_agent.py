@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import pyramid_env.agents as agents_pkg
-from pyramid_env import PyramidError
 from pyramid_env.agents import MLPPolicy, load_shipped
 from pyramid_env.lab.shipping import ship
+from tests.conftest import refused
 
 
 @pytest.fixture
@@ -66,5 +66,4 @@ def test_a_damaged_shared_file_is_named_with_the_agent_that_reads_it(tmp_path, i
     ship(_net(tmp_path, "alone", 0, kind="expit"), "net", install)
     ship(_net(tmp_path, "search", 0, kind="expit-search"), "net-search", install)
     (install / "net.npz").write_bytes(b"junk")
-    with pytest.raises(PyramidError, match="'net-search' \\(the weights of 'net'\\).*checksum"):
-        load_shipped("net-search")
+    refused(load_shipped, "net-search", match="'net-search' \\(the weights of 'net'\\).*checksum")
