@@ -22,6 +22,7 @@ import numpy as np
 
 from pyramid_env.agents.base import Turn
 from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.layout import BELOW_MASK
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
@@ -45,6 +46,47 @@ def _move_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 PAIR_IDS, PAIR_A, PAIR_B, KING_PLACE = _move_tables()
 KING_IDS = np.flatnonzero(KING_PLACE >= 0)
+
+
+def _geometry() -> np.ndarray:
+    """How each token stands to each other one, by place alone: ``(53, 53)`` ints 0..8.
+
+    0 the counters' token, 1 itself, 2 a slot that covers the other (must go first), 3 a slot
+    the other covers, 4 two slots that can meet, 5 slot to stock place, 6 stock place to slot,
+    7 a stock place before the other in the cycle, 8 one after it.
+    """
+    geo = np.zeros((TOKENS + 1, TOKENS + 1), np.int64)
+    for i in range(TOKENS):
+        for j in range(TOKENS):
+            if i == j:
+                kind = 1
+            elif i < 28 and j < 28:
+                kind = 2 if BELOW_MASK[j] >> i & 1 else 3 if BELOW_MASK[i] >> j & 1 else 4
+            elif i < 28 or j < 28:
+                kind = 5 if i < 28 else 6
+            else:
+                kind = 7 if i < j else 8
+            geo[i + 1, j + 1] = kind
+    return geo
+
+
+GEOMETRY = _geometry()
+RELATIONS = 9 * 4  # place relations x rank relations (same, sum 13, other, not both known)
+
+
+def relations(rank: np.ndarray) -> np.ndarray:
+    """Every token pair's relation id ``(B, 53, 53)`` from the cards' ranks ``(B, 52)``.
+
+    The pairing rule and the cover relation, the two facts every move rests on, given to the
+    attention as one learned bias per relation and head (as Graphormer gives a graph's edges)
+    rather than left for it to find from the places' embeddings.
+    """
+    r = np.concatenate([np.zeros((len(rank), 1), rank.dtype), rank], 1)
+    known = (r >= 1) & (r <= 13)
+    a, b = r[:, :, None], r[:, None, :]
+    kind = np.where(a == b, 0, np.where(a + b == 13, 1, 2))
+    kind = np.where(known[:, :, None] & known[:, None, :], kind, 3)
+    return GEOMETRY[None] * 4 + kind
 
 
 def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
@@ -125,6 +167,7 @@ class CardNet:
         g = p["glob"] @ w["glob.weight"].T + w["glob.bias"]
         h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
         heads = self.meta["heads"]
+        rel = relations(rank) if "blocks.0.rel" in w else None
         for i in range(self.meta["layers"]):
             pre = f"blocks.{i}."
             y = _layer_norm(h, w[pre + "ln1.weight"], w[pre + "ln1.bias"])
@@ -133,6 +176,8 @@ class CardNet:
             d = d3 // 3
             q, k, v = (qkv[..., j * d : (j + 1) * d].reshape(b, t, heads, -1) for j in range(3))
             att = np.einsum("bthe,bshe->bhts", q, k) / np.sqrt(d // heads)
+            if rel is not None:
+                att = att + np.moveaxis(w[pre + "rel"][:, rel], 0, 1)
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
             y = np.einsum("bhts,bshe->bthe", att, v).reshape(b, t, d)

@@ -13,7 +13,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from pyramid_env.agents.cardnet import KING_IDS, KING_PLACE, PAIR_A, PAIR_B, PAIR_IDS, CardNet
+from pyramid_env.agents.cardnet import (
+    GEOMETRY,
+    KING_IDS,
+    KING_PLACE,
+    PAIR_A,
+    PAIR_B,
+    PAIR_IDS,
+    RELATIONS,
+    CardNet,
+)
 from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
@@ -80,20 +89,25 @@ def counts_from_packed(x: np.ndarray) -> np.ndarray:
 class Block(nn.Module):
     """Pre-norm self-attention and feed-forward, as the numpy twin computes them."""
 
-    def __init__(self, d: int, heads: int) -> None:
+    def __init__(self, d: int, heads: int, rel: bool = False) -> None:
         """See the class docstring."""
         super().__init__()
         self.heads = heads
+        if rel:  # one bias per head and relation (cardnet.relations), zero at the start
+            self.rel = nn.Parameter(torch.zeros(heads, RELATIONS))
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.ff1, self.ff2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)
 
-    def forward(self, h: torch.Tensor) -> torch.Tensor:
-        """The module's output for a batch (see the class docstring)."""
+    def forward(self, h: torch.Tensor, rel: torch.Tensor | None = None) -> torch.Tensor:
+        """The module's output for a batch and its token pairs' relations (see the class)."""
         b, t, d = h.shape
         q, k, v = self.qkv(self.ln1(h)).view(b, t, 3, self.heads, -1).unbind(2)
         q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (b, heads, t, e)
-        att = torch.softmax(q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5, -1)
+        att = q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5
+        if rel is not None:
+            att = att + self.rel[:, rel].transpose(0, 1)
+        att = torch.softmax(att, -1)
         h = h + self.out((att @ v).transpose(1, 2).reshape(b, t, d))
         return h + self.ff2(torch.relu(self.ff1(self.ln2(h))))
 
@@ -129,9 +143,13 @@ class Heads(nn.Module):
 class CardTorch(nn.Module):
     """The card network (see :mod:`pyramid_env.agents.cardnet`), in torch for training."""
 
-    def __init__(self, d: int = 64, layers: int = 2, heads: int = 4, m: int = 64) -> None:
+    def __init__(
+        self, d: int = 64, layers: int = 2, heads: int = 4, m: int = 64, rel: bool = False
+    ) -> None:
         """See the class docstring."""
         super().__init__()
+        self.rel = rel
+        self.register_buffer("geometry", torch.as_tensor(GEOMETRY), persistent=False)
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
             nn.Embedding(6, d),
@@ -139,10 +157,12 @@ class CardTorch(nn.Module):
         )
         self.place = nn.Parameter(torch.randn(52, d) * 0.1)
         self.glob = nn.Linear(22, d)
-        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.blocks = nn.ModuleList(Block(d, heads, rel) for _ in range(layers))
         self.ln = nn.LayerNorm(d)
         self.heads = Heads(d, m)
         self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
+        if rel:
+            self.meta["rel"] = True
 
     def forward(self, t: dict[str, torch.Tensor] | torch.Tensor) -> torch.Tensor:
         """Policy and Q logits ``(B, 2, 327)`` of :func:`tokens` or of counts observations."""
@@ -160,8 +180,9 @@ class CardTorch(nn.Module):
         exposed = torch.cat([t["exposed"], t["exposed"].new_zeros(n, 24)], 1)
         h = self.rank(rank) + self.where(where) + self.exposed(exposed) + self.place
         h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
+        rel = self.relations(rank) if self.rel else None
         for block in self.blocks:
-            h = block(h)
+            h = block(h, rel)
         h = self.ln(h)
         g, cards = h[:, 0], h[:, 1:]
         stock, sw = cards[:, 28:], t["where"]
@@ -169,6 +190,15 @@ class CardTorch(nn.Module):
         drawn = (stock * (sw == 4)[..., None]).sum(1)
         places = torch.cat([cards[:, :28], waste[:, None], drawn[:, None]], 1)
         return self.heads(places, g), g
+
+    def relations(self, rank: torch.Tensor) -> torch.Tensor:
+        """Token pairs' relation ids ``(B, 53, 53)``, as :func:`cardnet.relations` gives them."""
+        r = torch.cat([rank.new_zeros(len(rank), 1), rank], 1)
+        known = (r >= 1) & (r <= 13)
+        a, b = r[:, :, None], r[:, None, :]
+        kind = torch.where(a == b, 0, torch.where(a + b == 13, 1, 2))
+        kind = torch.where(known[:, :, None] & known[:, None, :], kind, 3)
+        return self.geometry * 4 + kind
 
 
 class FlatTorch(nn.Module):
@@ -196,12 +226,17 @@ def export(net: nn.Module, meta: dict[str, Any]) -> CardNet:
 
 
 def build(arch: str, size: str) -> nn.Module:
-    """The network of ``arch`` (``cards`` or ``flat``) and ``size`` (``small`` or ``base``)."""
-    if arch == "cards":
-        return CardTorch(**({"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}))
+    """The network of ``arch`` and ``size`` (``small`` or ``base``).
+
+    ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
+    its attention: :func:`pyramid_env.agents.cardnet.relations`) or ``flat`` (an MLP).
+    """
+    if arch in ("cards", "rel"):
+        dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
+        return CardTorch(**dims, rel=arch == "rel")
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))
-    raise SystemExit(f"--arch {arch!r}: 'cards' or 'flat'")
+    raise SystemExit(f"--arch {arch!r}: 'cards', 'rel' or 'flat'")
 
 
 def sb3_policy() -> type:

@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--data", type=Path, nargs="+", required=True, help="card_data files")
     p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
-    p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "flat"])
+    p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "rel", "flat"])
     p.add_argument("--size", default="base", choices=["small", "base"])
     p.add_argument("--positions", type=int, nargs="+", help="default: all the file holds")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pyramid_env.agents import make_agent
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts, relations
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidEnv
 from pyramid_env.evaluation import evaluate
@@ -40,17 +40,42 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return counts_from_packed(packed), packed
 
 
-@pytest.mark.parametrize("arch", ["cards", "flat"])
+@pytest.mark.parametrize("arch", ["cards", "rel", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
     counts, packed = _positions("msc")
     torch.manual_seed(1)
     net = build(arch, "small").eval()
     with torch.no_grad():
-        inp = tokens(torch.as_tensor(packed)) if arch == "cards" else torch.as_tensor(counts)
+        for name, p in net.named_parameters():
+            if name.endswith(".rel"):  # trained biases, not the zeros it starts from
+                p.normal_(0.0, 2.0)
+        inp = torch.as_tensor(counts) if arch == "flat" else tokens(torch.as_tensor(packed))
         expected = net(inp).numpy()
     got = export(net, {}).forward(counts)
     assert got.shape == (len(counts), 2, 327)
     np.testing.assert_allclose(got, expected, atol=1e-4)
+
+
+def test_relations_name_the_cover_relation_and_the_pairing_rule():
+    rank = np.zeros((1, 52), np.int64)
+    rank[0, 0], rank[0, 1], rank[0, 21], rank[0, 28] = 6, 7, 6, 14  # slot 1 covers slot 0
+    rel = relations(rank)[0]
+    token = {"glob": 0, "top": 1, "row1": 2, "bottom": 22, "stock0": 29, "stock1": 30}
+    geo, kind = np.divmod(rel, 4)
+    assert geo[token["row1"], token["top"]] == 2 and geo[token["top"], token["row1"]] == 3
+    assert kind[token["row1"], token["top"]] == 1  # 7 + 6: partners
+    assert kind[token["bottom"], token["top"]] == 0 and geo[token["bottom"], token["top"]] == 2
+    assert kind[token["stock0"], token["top"]] == 3  # the stock card is not known
+    assert geo[token["bottom"], 24] == 4  # bottom row, first and third cards: they can meet
+    assert geo[token["stock0"], token["stock1"]] == 7 and geo[token["stock1"], token["stock0"]] == 8
+    assert (geo[0] == 0).all() and (geo[:, 0] == 0).all() and (np.diag(geo)[1:] == 1).all()
+
+
+def test_relations_do_not_change_under_a_game_keeping_relabelling():
+    _, packed = _positions("msc", 20)
+    out = relabel(packed, np.random.default_rng(5))
+    ranks = [np.concatenate([x[:, 0:28], x[:, 56:80]], 1).astype(np.int64) for x in (packed, out)]
+    np.testing.assert_array_equal(relations(ranks[0]), relations(ranks[1]))
 
 
 def test_counts_from_packed_is_the_envs_counts_observation():
