@@ -61,29 +61,31 @@ def _card_in(s: State, place: int, stock: dict[int, int]) -> int | None:
     return stock.get(place)
 
 
-_last_over: list[tuple[tuple, str | None]] = []  # one entry: (a position's identity, verdict)
+_last_read: list[tuple[tuple, tuple[str | None, dict[int, int]]]] = []  # (identity, reading)
 
 
-def _over(s: State) -> str | None:
-    """Why the game is over (won, a dead deal the rules end, no action left), read plainly.
+def _read(s: State) -> tuple[str | None, dict[int, int]]:
+    """Why the game is over (or ``None``), and the stock cards in play, read plainly.
 
     Remembered for the last position asked about: checking every move of one position (as the
     tests and ``check_rollout`` do) reads the cards once, not once per move.
     """
     ident = (s.deal, s.rules, s.fields())
-    memo = _last_over[0] if _last_over else None
+    memo = _last_read[0] if _last_read else None
     if memo is None or memo[0] != ident:
-        memo = (ident, _over_now(s))
-        _last_over[:] = [memo]  # one assignment: a thread never sees half of it
+        memo = (ident, (_over_now(s), _stock_in_play(s)))
+        _last_read[:] = [memo]  # one assignment: a thread never sees half of it
     return memo[1]
 
 
 def _over_now(s: State) -> str | None:
     if not s.pyr and (s.rules.goal is Goal.PYRAMID or not s.left):
         return "the game is over: won"
-    if s.rules.dead_deal_ends_game and not _removal_possible(s) and _nothing_helps(s):
+    if (s.stock_size and not s.rules.dead_deal_ends_game) or _removal_possible(s):
+        return None  # a draw (where a dead deal plays on) or a removal is left
+    if s.rules.dead_deal_ends_game and _nothing_helps(s):
         return "the game is over: lost (dead deal: nothing can ever be removed)"
-    if not s.stock_size and _recycle_refused(s) and not _removal_possible(s):
+    if not s.stock_size and _recycle_refused(s):
         return "the game is over: lost (no move left)"
     return None
 
@@ -150,14 +152,13 @@ def why_illegal(s: State, move: Move) -> str | None:
     tests are restated here); tests check that the two agree on every move of every position
     they visit, so a slip in either shows.
     """
-    over = _over(s)
+    over, stock = _read(s)
     if over:
         return over
     if move.kind == MoveKind.DRAW:
         return None if s.stock_size else "the stock is empty"
     if move.kind == MoveKind.RECYCLE:
         return _recycle_refused(s)
-    stock = _stock_in_play(s)
     cards = []
     for p in move.places:
         c = _card_in(s, p, stock)

@@ -10,15 +10,27 @@ import pytest
 from pyramid_env.engine.invariants import check_rollout, rule_variants
 
 
-@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
-def test_random_playouts(rules):
-    games = 150
+def playouts(rules, games: int) -> None:
     ended = 0
     for deal in range(games):
         game = check_rollout(deal, rules, seed=deal, max_steps=250, full_table_every=10)
         ended += game.status.value != "playing"
     if rules.passes is not None:
         assert ended > games // 2  # limited passes: random play mostly runs out of moves
+
+
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_random_playouts(rules):
+    playouts(rules, games=40)
+
+
+# The same checks on 150 games a variant (about 4 minutes on 2 cores): more positions, the
+# same invariants; the default run's 40 games and test_move_generator's random positions of
+# every variant already hold the fast path to why_illegal.
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
+def test_random_playouts_many_games(rules):
+    playouts(rules, games=150)
 
 
 def test_the_old_module_name_still_imports_with_a_deprecation_warning():
