@@ -466,22 +466,16 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
 
 
 @_jit
-def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slots_of: Any,
-            stock_of: Any, need: Any, k: Any, caches: Any, cache_cnt: Any,
-            counts: Any, fexp: Any, scratch: Any) -> int:  # fmt: skip
-    """:func:`pyramid_env.solver.search.pruned`, compiled: 1 if lost for sure from here, else 0.
+def _pruned(pyr: int, reach: int, slot: int, prank: Any, slots_of: Any, stock_of: Any,
+            need: Any, k: Any, caches: Any, cache_cnt: Any, counts: Any, fexp: Any,
+            scratch: Any) -> int:  # fmt: skip
+    """:func:`pyramid_env.solver.search.pruned` on a cache miss: 1 if lost for sure, else 0.
 
-    A card or rank class can never be cleared, or even a free stock of the cards still
-    reachable would not win; cached on (pyramid, reachable stock) in ``caches[0:2]`` (the
-    free-stock verdicts in ``caches[2:4]``). ``_STOP`` (nothing cached) when the free-stock
-    search stopped midway (see :func:`_free_wins`).
+    ``reach``: the stock cards still reachable; ``slot``: where the key ``pyr | reach << 28``
+    goes in ``caches[0:2]`` (the free-stock verdicts are in ``caches[2:4]``). ``dfs_chunk``
+    reads the cache itself: a hit, the common case, costs no call. ``_STOP`` (nothing cached)
+    when the free-stock search stopped midway (see :func:`_free_wins`).
     """
-    reach = P.reachable(pyr, left, ptr, rec, srank, slots_of, k)
-    key = pyr | reach << 28
-    dkeys, dvals = caches[0], caches[1]
-    h = _find(dkeys, key)
-    if dkeys[h] == key:
-        return dvals[h]
     dead = 1 if _cannot_clear(pyr, reach, prank, slots_of, stock_of, need) else 0
     if not dead:
         for r in range(14):
@@ -491,7 +485,7 @@ def _pruned(pyr: int, left: int, ptr: int, rec: int, prank: Any, srank: Any, slo
         if won == _STOP:
             return _STOP
         dead = 1 - won
-    _remember(dkeys, dvals, cache_cnt, h, key, dead)
+    _remember(caches[0], caches[1], cache_cnt, slot, pyr | reach << 28, dead)
     return dead
 
 
@@ -527,6 +521,7 @@ def dfs_chunk(
         np.empty((29, 56), dtype=np.int64),
         np.empty((29, 64), dtype=np.int64),
     )
+    dkeys, dvals = caches[0], caches[1]  # the dead-position cache (it grows between chunks)
     force_kings = k.draw_count == 1
     expanded = 0
     work = 0  # expanded, plus the free-stock positions: what bounds a chunk's time
@@ -559,11 +554,17 @@ def dfs_chunk(
         h = _find(hkeys, key)
         if hkeys[h] == key:
             continue  # entered before, or pruned
+        reach = P.reachable(pyr, left, ptr, rec, srank, slots_of, k)
+        dkey = pyr | reach << 28
+        slot = _find(dkeys, dkey)
         fexp[0] = 0
-        fexp[1] = slice_ - work
-        dead = _pruned(pyr, left, ptr, rec, prank, srank, slots_of, stock_of, need, k, caches,
-                       cache_cnt, counts, fexp, scratch)  # fmt: skip
-        work += fexp[0]
+        if dkeys[slot] == dkey:
+            dead = dvals[slot]
+        else:
+            fexp[1] = slice_ - work
+            dead = _pruned(pyr, reach, slot, prank, slots_of, stock_of, need, k, caches,
+                           cache_cnt, counts, fexp, scratch)  # fmt: skip
+            work += fexp[0]
         if dead == _STOP or (not dead and (expanded >= max_expand or work >= slice_)):
             lv_i[d] = c  # this position again in the next chunk (its verdicts found are cached)
             return (GROW if dead == _STOP and fexp[0] < fexp[1] else PAUSED), expanded
