@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pyramid_env.engine import dead_deal
 from pyramid_env.engine import primitives as P
 
 try:
@@ -49,7 +50,7 @@ if AVAILABLE:
         """``int.bit_count`` for the non-negative ints the rules use."""
         return lambda x: _ctpop(x)
 
-    for _fn in P.PRIMITIVES:  # the engine's functions, callable from compiled code as they are
+    for _fn in (*P.PRIMITIVES, *dead_deal.FUNCTIONS):  # the engine's, compiled as they are
         if _fn in P.INLINED:
             register_jitable(inline="always")(_fn)
         else:
@@ -84,7 +85,7 @@ def forget_stale_cache(registry: list[Any], name: str) -> None:
     """
     if not registry:
         return
-    source = inspect.getsource(P).encode()
+    source = (inspect.getsource(P) + inspect.getsource(dead_deal)).encode()
     digest = hashlib.sha256(source).hexdigest()[:16]
     try:
         stamp = Path(registry[0]._cache.cache_path) / f"{name}-primitives-{digest}.stamp"

@@ -25,23 +25,11 @@ SECTION = re.compile(
 # Docstrings over the limits, as "path:qualified name", in files changed elsewhere this session
 # (the move-generator refactor, the compiled kernels).
 # Remove an entry when its docstring is cut down.
-LONG_DOCSTRINGS = {
-    "pyramid_env/env/kernel.py:<module>",
-    "pyramid_env/env/kernel.py:step_games",
-    "pyramid_env/engine/primitives.py:<module>",
-    "pyramid_env/engine/primitives.py:removal_cycle",
-    "pyramid_env/engine/primitives.py:class_unmatched",
-    "pyramid_env/solver/kernel.py:<module>",
-    "pyramid_env/solver/kernel.py:astar_chunk",
-    "pyramid_env/solver/kernel.py:dfs_chunk",
-    "pyramid_env/solver/kernel.py:_free_wins",
-}
-# Modules over MODULE_LINES: the two compiled kernels (numba code, read as a whole), and the
-# engine module a refactor is changing this session.
+LONG_DOCSTRINGS: set[str] = set()
+# Modules over MODULE_LINES: the two compiled kernels (numba code, read as a whole).
 LONG_MODULES = {
     "pyramid_env/solver/kernel.py",
     "pyramid_env/env/kernel.py",
-    "pyramid_env/engine/primitives.py",
 }
 
 

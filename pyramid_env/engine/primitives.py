@@ -1,26 +1,12 @@
-"""The scalar rules, each written once: plain functions of ints that every backend shares.
+"""The scalar rules and the one move generator, written once as plain functions of ints.
 
-The engine calls these functions as they are; the solver's compiled kernel compiles the very
-same functions with numba (:mod:`pyramid_env.solver.kernel` registers them), so a rule stated
-here cannot drift between the two. That is why they are restricted to what both can run: ints,
-bools, tuples and indexing (``prank[i]`` works on a tuple and on a numpy array alike), and the
-``bit_length`` / ``bit_count`` methods of ``int`` (the kernel supplies compiled versions).
-
-The rules reach them as :class:`Knobs`: one named, typed value per rule set, built once by
-:attr:`Rules.knobs <pyramid_env.engine.rules.Rules.knobs>`. The stock-play mode is not a number
-here but the flags that say what it means (which second stock card plays, whether two stock
-cards can pair), so a new mode is a new combination of flags, not a new case in every backend.
-
-A position is five ints, as :class:`~pyramid_env.engine.state.State` holds them: ``pyr`` (28-bit
-mask of pyramid slots holding their card), ``left`` (24-bit mask over the stock cycle of the
-cards still in play), ``ptr`` (cycle positions below it are on the waste), ``drawn`` (the
-drawn-card spot holds the highest live card below ``ptr``) and ``recycles``.
-
-The move generator is here too, once (:func:`removals`, from :func:`pyramid_removals` and
-:func:`stock_removals`, and the free-stock game's :func:`free_removals`), over the pyramid's
-:func:`shape`: the engine's fast path runs it as Python, the solver's kernel and the vector env's
-compiled step (:mod:`pyramid_env.env.kernel`) compile it, so none of them states the rules of its
-own (docs/engine.md lists where each former copy went).
+The engine runs them as Python; the compiled kernels (:mod:`pyramid_env.solver.kernel`,
+:mod:`pyramid_env.env.kernel`) compile the very same functions (:mod:`pyramid_env.jit` registers
+them), so a rule cannot drift between backends. Hence they use only ints, bools, tuples,
+indexing (a tuple or a numpy array alike) and ``int.bit_length`` / ``bit_count``. The rules
+arrive as :class:`Knobs`, a position as five ints; docs/engine.md describes both ("A position")
+and the move generator ("One move generator"). The tests that a position is lost are
+:mod:`pyramid_env.engine.dead_deal`.
 """
 
 from __future__ import annotations
@@ -121,6 +107,19 @@ def can_recycle(left: int, ptr: int, recycles: int, k: Knobs) -> bool:
     if left >> ptr or not left & ((1 << ptr) - 1):
         return False
     return k.max_recycles < 0 or recycles < k.max_recycles
+
+
+def turn_id(left: int, ptr: int, recycles: int, k: Knobs) -> int:
+    """The turn of the stock legal now, as a move id: 0 (draw), 1 (recycle) or -1 (none).
+
+    A draw while the stock holds a card, else a recycle where :func:`can_recycle`: the one
+    statement of it, for the engine's fast path and both kernels.
+    """
+    if left >> ptr:
+        return 0
+    if can_recycle(left, ptr, recycles, k):
+        return 1
+    return -1
 
 
 def is_won(pyr: int, left: int, k: Knobs) -> bool:
@@ -399,175 +398,6 @@ def reachable(pyr: int, left: int, ptr: int, recycles: int, srank: Any, slots_of
     return reach
 
 
-def class_short(pyr: int, r: int, count_r: int, count_q: int, prank: Any, slots_of: Any,
-                need: Any) -> bool:  # fmt: skip
-    """The rank class ``{r, 13 - r}`` can never be cleared from here (the solver's pruning).
-
-    ``count_r``, ``count_q``: live stock cards of rank ``r`` and ``13 - r`` (or those still
-    reachable). True when one side outnumbers every partner it could have (each removal takes at
-    most one card of each rank), or a pyramid card of the class has no partner left anywhere: no
-    live stock card of the partner rank and no pyramid card it could ever meet (``need[i]``: the
-    slots of partner rank that can ever be removed with slot ``i``).
-    """
-    q = TARGET - r
-    pr, pq = (pyr & slots_of[r]).bit_count(), (pyr & slots_of[q]).bit_count()
-    if pr > pq + count_q or pq > pr + count_r:
-        return True
-    m = pyr & ((slots_of[r] if count_q == 0 else 0) | (slots_of[q] if count_r == 0 else 0))
-    while m:
-        i = (m & -m).bit_length() - 1
-        m &= m - 1
-        if not pyr & need[i]:
-            return True
-    return False
-
-
-def pair_matching(pyr: int, r: int, slots_of: Any, need: Any) -> int:
-    """The most disjoint pairs of pyramid cards of ranks ``r`` and ``13 - r`` that can ever meet.
-
-    Two pyramid cards can be removed together only if neither lies under the other (or, with
-    a covering pair, one covers the other directly): ``need[i]`` holds the slots of partner
-    rank that slot ``i`` can ever go with. The answer is a maximum matching of that graph,
-    by König's formula: the ``r`` cards, less the largest deficiency ``|X| - |N(X)|`` over the
-    sets ``X`` of ``r`` cards (``N(X)``: the partner cards some card of ``X`` can meet). At
-    most four cards a side, so at most fifteen sets: loops over bits, no recursion, so the
-    compiled kernel could run it as it is.
-    """
-    a, b = pyr & slots_of[r], pyr & slots_of[TARGET - r]
-    worst = 0
-    sub = a
-    while sub:  # every non-empty set of the r cards
-        reach = 0
-        size = 0
-        m = sub
-        while m:
-            i = (m & -m).bit_length() - 1
-            m &= m - 1
-            reach |= need[i]
-            size += 1
-        short = size - (reach & b).bit_count()
-        if short > worst:
-            worst = short
-        sub = (sub - 1) & a
-    return a.bit_count() - worst
-
-
-def class_unmatched(pyr: int, r: int, count_r: int, count_q: int, slots_of: Any,
-                    need: Any) -> bool:  # fmt: skip
-    """The rank class ``{r, 13 - r}`` can never be cleared: its cards cannot all find partners.
-
-    Each pyramid card of the class leaves with a partner: a pyramid card it can meet, or a
-    live stock card of the partner rank (``count_r``, ``count_q``: those of rank ``r`` and
-    ``13 - r``, or those still reachable; any of them can be brought into play at some
-    moment, a relaxation). So with ``M`` the most pyramid pairs that can ever meet
-    (:func:`pair_matching`), the ``r`` cards left unpaired need ``pr - M <= count_q`` stock
-    partners, and the ``13 - r`` cards ``pq - M <= count_r``. Sound under every rule set,
-    and stronger than :func:`class_short` (true wherever that is, and more often), which
-    counts partners without asking which of them can meet. Four Aces and two Queens in the
-    pyramid, two Queens in the stock, and each pyramid Queen covering (through the cards
-    between) the same two Aces: those two Aces can have only the stock Queens, so the pyramid
-    Queens need the other two Aces, and a stock Queen spent on one of those loses the deal,
-    although every count still adds up.
-    """
-    q = TARGET - r
-    pr, pq = (pyr & slots_of[r]).bit_count(), (pyr & slots_of[q]).bit_count()
-    req = pr - count_q
-    if pq - count_r > req:
-        req = pq - count_r
-    if req <= 0:
-        return False  # the stock alone can partner every card left unpaired
-    if req > pr or req > pq:
-        return True  # more pairs needed than one side has cards: short by count
-    return pair_matching(pyr, r, slots_of, need) < req
-
-
-def removal_cycle(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, below: Any,
-                  cover: Any, covering: int) -> bool:  # fmt: skip
-    """Some pyramid card would have to be removed before itself: the deal is lost.
-
-    Works out, for each pyramid card ``x``, cards that must be gone before ``x`` goes (as a
-    mask, ``first[x]``) from two facts true in every winning line:
-
-    - the cards that cover ``x`` (``below[x]``, through the cards between) go before it, but
-      where a covering pair is allowed (``covering``), a direct coverer that partners ``x``
-      (in ``cover[x]`` and ``need[x]``) may go with it;
-    - a card that must go with a pyramid partner goes with one it can meet (``need[x]``), so
-      whatever must go before *every* such partner goes before ``x`` too. A card must, when
-      the stock has no partner left for it: each stock card of the partner rank is spoken
-      for by a pyramid card of ``x``'s rank with no pyramid partner at all.
-
-    and closes them under "before a card that goes before ``x``". Then ``x`` in ``first[x]``
-    is a contradiction. Four cards, say: a Queen whose only Ace lies under an 8, and that 8's
-    only 5s under the Queen, with the stock out of Aces and 5s: the 8 goes before the Ace,
-    the Queen with the Ace, the 5s after the Queen, and the 8 with a 5. A relaxation like
-    :func:`class_unmatched` (any live stock card of the rank can be had at any moment,
-    ``counts[r]``: live or reachable stock cards of rank ``r``), so sound under every rule
-    set; it sees what the matching cannot, an order of removals across rank classes.
-    """
-    first = [0] * PYRAMID_BITS
-    spoken = [0] * (KING + 1)  # per rank: its cards with no pyramid partner take stock ones
-    m = pyr
-    while m:
-        x = (m & -m).bit_length() - 1
-        m &= m - 1
-        first[x] = below[x] & pyr
-        if covering:
-            first[x] &= ~(cover[x] & need[x])
-        if not need[x] & pyr:
-            spoken[prank[x]] += 1
-    forced = 0  # cards that can go only with a pyramid partner
-    m = pyr & ~slots_of[KING]
-    while m:
-        x = (m & -m).bit_length() - 1
-        m &= m - 1
-        r = prank[x]
-        if need[x] & pyr and counts[TARGET - r] <= spoken[r]:
-            forced |= 1 << x
-    changed = True
-    while changed:
-        changed = False
-        m = pyr
-        while m:
-            x = (m & -m).bit_length() - 1
-            m &= m - 1
-            new = first[x]
-            if forced >> x & 1:
-                common = pyr
-                o = need[x] & pyr
-                while o:
-                    y = (o & -o).bit_length() - 1
-                    o &= o - 1
-                    common &= first[y]
-                new |= common
-            w = new
-            while w:
-                i = (w & -w).bit_length() - 1
-                w &= w - 1
-                new |= first[i]
-            if new != first[x]:
-                first[x] = new
-                changed = True
-                if new >> x & 1:
-                    return True
-    return False
-
-
-def stock_stranded(pyr: int, counts: Any, slots_of: Any, k: Knobs) -> bool:
-    """A live stock card can never be removed: its rank outnumbers the pyramid partners left.
-
-    Only where every card must go (``goal_all``) and stock cards never pair with each other
-    (no ``stock_pairs``): there each non-King stock card leaves with a pyramid card of the
-    partner rank, each of which takes one (the solver's pruning; most such deals fail it at the
-    start). ``counts[r]``: live stock cards of rank ``r`` (or those still reachable).
-    """
-    if not k.goal_all or k.stock_pairs:
-        return False
-    for r in range(1, KING):
-        if counts[r] > (pyr & slots_of[TARGET - r]).bit_count():
-            return True
-    return False
-
-
 def removals_needed(pyr: int, slots_of: Any) -> int:
     """Removals still needed, at least: the A* bound, admissible and consistent.
 
@@ -622,13 +452,13 @@ def draws_needed(ranks: int, left: int, ptr: int, stock_of: Any) -> int:
 
 PRIMITIVES = (
     tops, face_up, shape, exposed_king, pyramid_removals, stock_removals, removals,
-    free_removals, play, advance, can_recycle, is_won, key, unkey,
-    nothing_can_help, reachable, class_short, pair_matching, class_unmatched, removal_cycle,
-    stock_stranded, removals_needed, stock_ranks_needed, draws_needed,
+    free_removals, play, advance, can_recycle, turn_id, is_won, key, unkey,
+    nothing_can_help, reachable, removals_needed, stock_ranks_needed, draws_needed,
 )  # fmt: skip
-"""Every function above: the kernel registers each for compilation."""
+"""Every function above: :mod:`pyramid_env.jit` registers each for compilation."""
 
 INLINED = (
     shape, exposed_king, pyramid_removals, stock_removals, removals, free_removals, play, tops,
+    turn_id,
 )  # fmt: skip
 """The move generator and a move: compiled into their callers (no call to pay per position)."""

@@ -1,25 +1,12 @@
 """The vector env's compiled step: every game's move, mask, end and observation in one call.
 
-:class:`~pyramid_env.env.vector.PyramidVectorEnv` keeps its games in preallocated arrays (one
-row per game: the engine's five integers, the step and move counters, the deal's ranks) and
-hands them to :func:`step_games` once a step. One compiled call plays each game's action (or
-deals it anew, for Gymnasium's next-step autoreset), works out its legal moves, its episode end
-and its observation in the form asked for, with no Python per game but drawing the deal numbers
-of the games that end.
-
-The rules are not restated here: the legal moves are the engine's move generator
-(:func:`~pyramid_env.engine.primitives.removals`), a move is
-:func:`~pyramid_env.engine.primitives.play`, and the dead-deal test, the tops and the face-up
-cards are the engine's primitives too, compiled as they are (:mod:`pyramid_env.jit`). What is
-this module's own is the bookkeeping of an episode (counters, the idle passes, the ends, as
-:class:`~pyramid_env.env.pyramid_env.PyramidEnv` keeps them) and the observation's layout
-(:mod:`pyramid_env.env.observation`), both checked against the single env step for step.
-A new game's cards come from the engine's deal numbers: :func:`shuffle` is SplitMix64 and
-Fisher-Yates on 64-bit unsigned integers, :func:`code_chars` the deal code's digits, both
-tested equal to :func:`~pyramid_env.engine.deal.deal` and ``Deal.code``.
-
-Without numba the same functions run as plain Python (slowly; the deal's shuffle and code then
-come from the engine itself).
+:class:`~pyramid_env.env.vector.PyramidVectorEnv` keeps its games in arrays (a row per game)
+and calls :func:`step_games` once a step: no Python per game. The rules are the engine's
+primitives compiled as they are (the move generator, ``play``, ``turn_id``, the dead-deal test);
+this module's own are the episode's bookkeeping, as :class:`~pyramid_env.env.pyramid_env.PyramidEnv`
+keeps it, and the observation's layout (:mod:`pyramid_env.env.observation`), both tested equal
+to the single env step for step. Without numba it runs as plain Python, slowly. docs/scaling.md
+("Training throughput") describes the arrays and the new deals' shuffle.
 """
 
 from __future__ import annotations
@@ -212,11 +199,9 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
         if n == 0 and (k.dead_deal_ends or stops_dead):
             dead = P.nothing_can_help(pyr, exp, left, pr, stock_of[i], k)
         if not dead:
-            if left >> ptr:
-                ids[n] = 0
-                n += 1
-            elif P.can_recycle(left, ptr, rec, k):
-                ids[n] = 1
+            turn = P.turn_id(left, ptr, rec, k)
+            if turn >= 0:
+                ids[n] = turn
                 n += 1
             done = n == 0
     row = mask[i]
@@ -460,15 +445,11 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                info: Infos) -> int:  # fmt: skip
     """One step of every game: autoreset, move, counters, reward, mask, end and observation.
 
-    A game that ended at the last step is dealt ``numbers[i]`` (next-step autoreset: its action
-    is ignored, reward 0); any other plays ``actions[i]`` if legal, or stays as it is with the
-    illegal reward (illegal, or the episode over). ``why``: 1 truncated by ``max_steps``, 2 by
-    the idle passes, as the single env names them. The games that end now are written into
-    ``ends``; returns how many.
-
-    With ``reset``, a reset instead (one compiled function for both: one compilation): every
-    game ``i`` in ``rows`` is dealt ``cards[i]``, and every game's mask, numbers and
-    observation written; ``actions``, ``numbers`` and the step's outputs are not read.
+    A game that ended at the last step is dealt ``numbers[i]`` (next-step autoreset, reward 0);
+    any other plays ``actions[i]`` if legal, else stays with the illegal reward. ``why``: 1
+    truncated by ``max_steps``, 2 by the idle passes. The games ending now go into ``ends``;
+    returns how many. With ``reset`` (one function for both: one compilation), every game ``i``
+    in ``rows`` is dealt ``cards[i]`` instead, and the step's inputs and outputs are not read.
     """
     ids = np.empty(64, np.int64)
     exps = np.empty(28, np.int64)  # scratch: the shape of the pyramid (P.shape)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
+from pyramid_env.engine.dead_deal import class_short as _class_short
+from pyramid_env.engine.dead_deal import stock_stranded as _stock_stranded
 from pyramid_env.engine.layout import SHAPES
 from pyramid_env.engine.moves import (
     DRAW,
@@ -28,7 +30,6 @@ from pyramid_env.engine.moves import (
     WASTE,
     Move,
 )
-from pyramid_env.engine.primitives import class_short as _class_short
 from pyramid_env.engine.rules import Goal, Rules
 from pyramid_env.solver.tables import DealTables, Limit
 
@@ -132,7 +133,7 @@ class FreeStock:
     def _go(self, pyr: int, counts: list[int], line: list[tuple[int, int]]) -> bool:
         if self._won(pyr, counts):
             return True
-        if pyr == 0 or P.stock_stranded(pyr, counts, self.info.slots_of, self.knobs):
+        if pyr == 0 or _stock_stranded(pyr, counts, self.info.slots_of, self.knobs):
             return False
         k = self.key(pyr, counts)
         if k in self.failed:

@@ -1,29 +1,12 @@
 """The solver's searches compiled with numba: an optional kernel behind :func:`solver.solve`.
 
-Two searches, compiled when ``numba`` is installed (``pip install "pyramid-env[fast]"``): the
-shortest-line A* of :func:`pyramid_env.solver.shortest.astar` (:func:`astar_chunk`, the same
-bound, the same pruning tests, the same move rules over the same packed positions), and the
-depth-first verdict search of :func:`pyramid_env.solver.search.dfs` (:func:`dfs_chunk`).
-
-The rules are not restated here: the scalar rules and the move generator
-(:mod:`pyramid_env.engine.primitives`: tops, draw advance, win, dead deal, key, reachability,
-the pruning tests and the bound, ``removals`` and ``free_removals``) are compiled from the
-engine's own functions, and the rule knobs arrive as the same named
-:class:`~pyramid_env.engine.primitives.Knobs`. Tests compare the compiled and pure-Python
-searches on every rule variant; every line the kernel returns is replayed move by move through
-the engine before the solver hands it out.
-
-What the A* kernel leaves out, on purpose: the free-stock relaxation that the Python searches
-also prune with (it prunes with the per-card and per-rank-class tests only). Both are exact
-pruning, so verdicts and line lengths are the same; it just expands some positions the
-relaxation would have cut. The verdict search (:func:`dfs_chunk`) does prune with it
-(:func:`_free_wins`), whose positions bound a chunk's work (so a time limit holds) but, unlike
-the Python search's, are not counted in ``nodes`` or the budget.
-
-The search state lives in numpy arrays held by :class:`Search` (an open-addressing table from
-position key to node, the nodes, and a bucket queue over (f, g) in place of a heap, since
-numba's ``heapq`` on a typed list is slow), so the search runs in chunks of expansions, the
-tables grow between chunks, and the caller can stop at a deadline.
+The shortest-line A* (:func:`astar_chunk`, as :func:`pyramid_env.solver.shortest.astar`), the
+depth-first verdict search (:func:`dfs_chunk`, as :func:`pyramid_env.solver.search.dfs`) and its
+free-stock search (:func:`free_wins`), compiled when numba is installed. The rules are not
+restated: they are the engine's primitives and dead-deal tests compiled as they are, the knobs
+the same :class:`~pyramid_env.engine.primitives.Knobs`. Tests hold the compiled and Python
+searches equal on every rule variant; every line is replayed through the engine. The searches
+run in chunks over numpy arrays that grow between them: docs/solver.md ("The compiled kernel").
 """
 
 from __future__ import annotations
@@ -32,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from pyramid_env.engine import dead_deal as D
 from pyramid_env.engine import moves
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import KING, TARGET
@@ -62,7 +46,7 @@ def _cannot_clear(pyr: int, left: int, prank: Any, slots_of: Any, stock_of: Any,
     for r in range(1, 7):
         cr = (left & stock_of[r]).bit_count()
         cq = (left & stock_of[TARGET - r]).bit_count()
-        if P.class_short(pyr, r, cr, cq, prank, slots_of, need):
+        if D.class_short(pyr, r, cr, cq, prank, slots_of, need):
             return True
     return False
 
@@ -105,11 +89,9 @@ def _expand(
             exposed |= 1 << exps[a]
         if P.nothing_can_help(pyr, exposed, left, prank, stock_of, k):
             return 0  # 000's dead deal: the game is over
-    if left >> ptr:
-        out_moves[n] = 0
-        n += 1
-    elif P.can_recycle(left, ptr, rec, k):
-        out_moves[n] = 1
+    turn = P.turn_id(left, ptr, rec, k)
+    if turn >= 0:
+        out_moves[n] = turn
         n += 1
     for c in range(n):
         m = out_moves[c]
@@ -178,18 +160,12 @@ def astar_chunk(
 ) -> tuple[int, int]:  # fmt: skip
     """Run A* for at most ``max_expand`` expansions; returns ``(result, expanded)``.
 
-    ``result``: the goal node, or ``NO_WIN`` (search space exhausted), ``PAUSED`` (the chunk
-    ran out: call again), ``TOO_DEEP`` (f or g reached the bucket limit) or ``GROW`` (a table
-    needs room first; nothing was expanded since the last check).
-
-    Node ``i`` is ``nodes[i]`` = (pyr | left << 28 | ptr << 52, drawn | recycles << 1, parent,
-    move, g). ``hkeys``/``hvals``: open-addressing map from position key to node (-1: pruned as
-    lost). The open list is a bucket queue over (f, g): ``head[f * 512 + g]`` starts a stack of
-    entries linked by ``ent_next``; ``topg[f]``, the deepest g that may be non-empty at f; the
-    smallest f first, then the deepest g (ties go to the deeper position, as in Python).
-    ``cnt`` = (nodes, keys, entries, current f, live entries). ``k``: the rules as
-    :class:`~pyramid_env.engine.primitives.Knobs`; ``use_draws``: add the draws term to the
-    bound.
+    ``result``: the goal node, or ``NO_WIN`` (search space exhausted), ``PAUSED`` (call again),
+    ``TOO_DEEP`` (f or g reached the bucket limit) or ``GROW`` (a table needs room first).
+    ``nodes[i]`` = (pyr | left << 28 | ptr << 52, drawn | recycles << 1, parent, move, g);
+    ``hkeys``/``hvals`` map a position key to its node (-1: pruned); ``head``, ``topg``,
+    ``ent_node``, ``ent_next`` are the bucket queue over (f, g), ``cnt`` its counters
+    (docs/solver.md, "The compiled kernel"). ``use_draws``: the bound adds the draws term.
     """
     out_moves = np.empty(64, dtype=np.int64)
     out_fields = np.empty((64, 5), dtype=np.int64)
@@ -398,15 +374,12 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
                fkeys: Any, fvals: Any, fcnt: Any, fexp: Any, scratch: Any) -> int:  # fmt: skip
     """:meth:`FreeStock.wins <pyramid_env.solver.free_stock.FreeStock.wins>`, compiled.
 
-    The free-stock game from (pyramid ``pyr``, live stock cards per rank ``counts``, which it
-    changes and restores): the same moves in the same order (an exposed King alone, else the
-    primitives' :func:`~pyramid_env.engine.primitives.free_removals`), the same rank-class test
-    after each and the same stranded-stock test (``stock_stranded``, goal "all"), and its
-    verdicts cached in ``fkeys``/``fvals`` (1 won, 0 lost). Returns 1 (won), 0 (lost) or
-    ``_STOP``: the cache is full (it must grow: without it the search is exponential) or
-    ``fexp[0]``, the positions expanded (counted as ``FreeStock`` ticks them), reached
-    ``fexp[1]``. Verdicts found before a stop stay cached, so the search, run again, goes on
-    from where it stopped. ``scratch``: the shape and moves of each level, by cards left.
+    The same moves in the same order (a King alone, else
+    :func:`~pyramid_env.engine.primitives.free_removals`), the same tests, from (``pyr``,
+    ``counts``: live stock cards per rank, changed and restored), verdicts cached in
+    ``fkeys``/``fvals``. Returns 1 (won), 0 (lost) or ``_STOP``: the cache is full or the
+    positions expanded (``fexp[0]``, counted as ``FreeStock`` ticks them) reached ``fexp[1]``;
+    run again, it goes on from its cached verdicts. ``scratch``: a row per level.
     """
     if pyr == 0:
         if not k.goal_all:
@@ -418,7 +391,7 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
             elif counts[r] or counts[TARGET - r]:
                 return 0
         return 1
-    if P.stock_stranded(pyr, counts, slots_of, k):
+    if D.stock_stranded(pyr, counts, slots_of, k):
         return 0
     key = _free_key(pyr, counts)
     h = _find(fkeys, key)
@@ -452,7 +425,7 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
         else:
             after = pyr ^ (1 << a) ^ (1 << b)
         won = 0
-        if not P.class_short(after, r, counts[r], counts[q], prank, slots_of, need):
+        if not D.class_short(after, r, counts[r], counts[q], prank, slots_of, need):
             won = _free_wins(after, counts, prank, slots_of, need, k, fkeys, fvals, fcnt, fexp,
                              scratch)  # fmt: skip
         if stock:
@@ -463,6 +436,40 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
             return won
     _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 0)
     return 0
+
+
+@_jit
+def _free_scratch() -> tuple[Any, Any, Any]:
+    """Room for :func:`_free_wins`: the shape and moves of each level, by pyramid cards left."""
+    return (np.empty((29, 28), dtype=np.int64), np.empty((29, 56), dtype=np.int64),
+            np.empty((29, 64), dtype=np.int64))  # fmt: skip
+
+
+def free_wins(prank: tuple[int, ...], slots_of: list[int], need: tuple[int, ...],
+              knobs: P.Knobs, pyr: int, counts: list[int], limit: Any) -> bool:  # fmt: skip
+    """:meth:`FreeStock.wins <pyramid_env.solver.free_stock.FreeStock.wins>` run compiled.
+
+    The same search (:func:`_free_wins`) in slices of at most ``limit.chunk()`` positions, each
+    charged with ``limit.add`` (which raises ``Budget`` past the budget or the clock), so a
+    budget ends it where the Python search would. A slice that stops on a full cache is run
+    again in a larger one (its verdicts found are kept).
+    """
+    i64 = np.int64
+    k = P.Knobs(*(int(v) for v in knobs))
+    prank_a, slots_a, need_a = (np.array(t, dtype=i64) for t in (prank, slots_of, need))
+    live = np.array(counts, dtype=i64)
+    keys, vals = np.full(1 << 12, _EMPTY, dtype=i64), np.zeros(1 << 12, dtype=i64)
+    fcnt, fexp, scratch = np.zeros(1, dtype=i64), np.zeros(2, dtype=i64), _free_scratch()
+    while True:
+        fexp[0], fexp[1] = 0, limit.chunk()
+        won = _free_wins(pyr, live, prank_a, slots_a, need_a, k, keys, vals, fcnt, fexp, scratch)
+        limit.add(int(fexp[0]))
+        if won != _STOP:
+            return won == 1
+        if fcnt[0] >= _FULL_AT * len(keys):
+            bigger = np.full(2 * len(keys), _EMPTY, dtype=i64), np.zeros(2 * len(keys), dtype=i64)
+            rehash(keys, vals, *bigger)
+            keys, vals = bigger
 
 
 @_jit
@@ -497,30 +504,18 @@ def dfs_chunk(
 ) -> tuple[int, int]:  # fmt: skip
     """Depth-first verdict search for at most ``max_expand`` expansions: ``(result, expanded)``.
 
-    ``result``: ``WIN`` (the line is ``lv_moves[j, lv_i[j] - 1]`` for ``j < cnt[0]``, then
-    ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first;
-    the free-stock cache may have filled midway through a position, which is then tried again).
-    ``expanded`` counts the search's own positions (what a ``budget`` buys, as before the
-    free-stock search was bounded), at most ``max_expand``; the chunk also stops when those and
-    the free-stock positions together reach ``max(max_expand, _WORK_SLICE)``, so the caller's
-    clock is checked between chunks however the work is split.
-    The same search as :func:`pyramid_env.solver.search.dfs` (removals before turning the
-    stock, a forced King alone, the same pruning tests with the free-stock relaxation, a set of
-    positions entered). Level ``d`` of the stack holds the ``lv_n[d]`` children of the
-    position entered at depth ``d`` (``lv_fields[d, c]``, ``lv_moves[d, c]``) and the next one
-    to try, ``lv_i[d]``. ``hkeys``: the open-addressing set of position keys entered or pruned.
-    ``cnt`` = (depth, keys, winning move, -). ``caches``: the pruning caches of :func:`_pruned`
-    (keys and values of each), ``cache_cnt`` their entry counts.
+    ``result``: ``WIN`` (the line: ``lv_moves[j, lv_i[j] - 1]`` for ``j < cnt[0]``, then
+    ``cnt[2]``), ``LOSS``, ``PAUSED`` (call again) or ``GROW`` (a table needs room first). The
+    search of :func:`pyramid_env.solver.search.dfs`: level ``d`` of the stack holds ``lv_n[d]``
+    children (``lv_fields``, ``lv_moves``), the next to try ``lv_i[d]``; ``hkeys``, the
+    positions entered; ``caches``, the pruning caches. A chunk also stops after a slice of work
+    counting the free-stock positions, so the caller's clock is read (docs/solver.md).
     """
     exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
     cands = np.empty(56, dtype=np.int64)
     counts = np.zeros(14, dtype=np.int64)
     fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
-    scratch = (  # the free-stock search's shape and moves, one row per pyramid cards left
-        np.empty((29, 28), dtype=np.int64),
-        np.empty((29, 56), dtype=np.int64),
-        np.empty((29, 64), dtype=np.int64),
-    )
+    scratch = _free_scratch()  # the free-stock search's shape and moves, a row per level
     dkeys, dvals = caches[0], caches[1]  # the dead-position cache (it grows between chunks)
     force_kings = k.draw_count == 1
     expanded = 0

@@ -71,10 +71,12 @@ _START_MAX = 20_000
 
 
 def _pruned_start(s: st.State, info: DealTables, limit: Limit) -> bool:
-    """:func:`pruned` for a search's start position, remembered across searches.
+    """:func:`pruned` for a compiled search's start position, remembered across searches.
 
-    The verdict and the positions it expanded depend only on the key, so a hit charges
-    ``limit`` those positions: the budget runs out exactly where it would have.
+    The free-stock search runs compiled (:func:`~pyramid_env.solver.kernel.free_wins`),
+    charging ``limit`` as :class:`FreeStock` would. The verdict and the positions it expanded
+    depend only on the key, so a hit charges ``limit`` those positions: the budget runs out
+    exactly where it would have.
     """
     reach = _reachable(s.pyr, s.left, s.ptr, s.recycles, info.srank, info.slots_of, s.knobs)
     counts = info.stock_counts(reach)
@@ -88,7 +90,9 @@ def _pruned_start(s: st.State, info: DealTables, limit: Limit) -> bool:
         limit.add(expanded)
         return dead
     before = limit.nodes
-    dead = info.cannot_clear(s.pyr, counts) or not FreeStock(s, info, limit).wins(s.pyr, counts)
+    dead = info.cannot_clear(s.pyr, counts) or not kernel.free_wins(
+        info.prank, info.slots_of, info.need, s.knobs, s.pyr, counts, limit
+    )
     if len(_START) >= _START_MAX:
         _START.clear()
     _START[key] = (dead, limit.nodes - before)
@@ -134,7 +138,7 @@ def dfs(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
 def dfs_compiled(s: st.State, info: DealTables, limit: Limit) -> list[int] | None:
     """The same verdict search in :mod:`pyramid_env.solver.kernel`, in chunks between checks.
 
-    The start position is pruned here, by the Python tests, since the kernel's stack starts
+    The start position is pruned here (:func:`_pruned_start`), since the kernel's stack starts
     from a position it has entered; every line is replayed through the engine by
     :func:`~pyramid_env.solver.solve`.
     """

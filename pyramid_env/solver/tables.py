@@ -1,9 +1,9 @@
 """Per-deal tables for pruning and bounds, and the limits every search runs under.
 
-The tests themselves are :mod:`pyramid_env.engine.primitives` (``class_short``, ``reachable``,
-``removals_needed``, ``draws_needed``), written once and shared with the compiled kernel; this
-module holds the deal's rank tables they read and gives them a Python face that searches and
-agents call.
+The tests themselves are :mod:`pyramid_env.engine.dead_deal` (``class_short``) and
+:mod:`pyramid_env.engine.primitives` (``reachable``, ``removals_needed``, ``draws_needed``),
+written once and shared with the compiled kernel; this module holds the deal's rank tables they
+read and gives them a Python face that searches and agents call.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numbers
 import time
 
+from pyramid_env.engine import dead_deal as D
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
 from pyramid_env.engine.cards import KING, RANK, TARGET
@@ -79,7 +80,7 @@ class DealTables:
         only ever removed with a partner of the complementary rank, from the stock or from a
         pyramid place that can meet it; each removal uses up one card of each rank in the pair.
         """
-        short, prank, slots_of, need = P.class_short, self.prank, self.slots_of, self.need
+        short, prank, slots_of, need = D.class_short, self.prank, self.slots_of, self.need
         return any(
             short(pyr, r, counts[r], counts[TARGET - r], prank, slots_of, need) for r in range(1, 7)
         )
@@ -91,18 +92,18 @@ class DealTables:
         after a move from a position that passed :meth:`cannot_clear`, only that class can fail.
         """
         q = TARGET - r
-        return P.class_short(pyr, r, counts[r], counts[q], self.prank, self.slots_of, self.need)
+        return D.class_short(pyr, r, counts[r], counts[q], self.prank, self.slots_of, self.need)
 
     def unmatched(self, pyr: int, counts: list[int]) -> bool:
         """Some rank class can never be cleared: not all its cards can get partners they meet.
 
-        :func:`~pyramid_env.engine.primitives.class_unmatched` for each class. Stronger than
+        :func:`~pyramid_env.engine.dead_deal.class_unmatched` for each class. Stronger than
         :meth:`cannot_clear`, and sound too. ``counts[r]``: live (or reachable) stock cards
         of rank ``r``.
         """
         slots_of, need = self.slots_of, self.need
         return any(
-            P.class_unmatched(pyr, r, counts[r], counts[TARGET - r], slots_of, need)
+            D.class_unmatched(pyr, r, counts[r], counts[TARGET - r], slots_of, need)
             for r in range(1, 7)
         )
 
@@ -110,7 +111,7 @@ class DealTables:
         """Lost for sure by a test without search: no matching, or a cycle of removals.
 
         :meth:`unmatched`, or an order of removals that would need some card gone before
-        itself (:func:`~pyramid_env.engine.primitives.removal_cycle`). Both read only the
+        itself (:func:`~pyramid_env.engine.dead_deal.removal_cycle`). Both read only the
         pyramid and the live stock cards per rank, so a player can run them on every move
         (:class:`~pyramid_env.agents.baselines.CarefulAgent`). The solver prunes with the
         weaker :meth:`cannot_clear`: its free-stock search finds these positions lost at once
@@ -118,7 +119,7 @@ class DealTables:
         """
         if self.unmatched(pyr, counts):
             return True
-        return P.removal_cycle(pyr, counts, self.prank, self.slots_of, self.need, BELOW_MASK,
+        return D.removal_cycle(pyr, counts, self.prank, self.slots_of, self.need, BELOW_MASK,
                                COVER_MASK, self.knobs.covering_pair)  # fmt: skip
 
     def reachable(self, s: st.State) -> int:

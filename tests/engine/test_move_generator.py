@@ -37,10 +37,9 @@ def generated(s: st.State) -> set[int]:
                    s._srank, KING_ID, PAIR_ID, k, out)  # fmt: skip
     ids = set(out[:n])
     assert len(ids) == n, "a removal generated twice"
-    if s.left >> s.ptr:
-        ids.add(0)
-    elif P.can_recycle(s.left, s.ptr, s.recycles, k):
-        ids.add(RECYCLE.id)
+    turn = P.turn_id(s.left, s.ptr, s.recycles, k)
+    if turn >= 0:
+        ids.add(turn)
     return ids
 
 
@@ -57,6 +56,8 @@ def test_every_generated_id_is_legal_and_every_other_has_a_reason(rules):
             allowed = {m.id for m in MOVES if st.why_illegal(s, m) is None}
             if legal:
                 assert allowed == generated(s) == set(legal), str(s)
+                turn = P.turn_id(s.left, s.ptr, s.recycles, s.knobs)  # draw 0, recycle 1, none -1
+                assert {i for i in allowed if i <= RECYCLE.id} == ({turn} - {-1}), str(s)
                 positions += 1
             else:  # over: won, or no move left, or a dead deal the rules end
                 assert not allowed, str(s)

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
+from pyramid_env.engine import dead_deal as D
 from pyramid_env.engine import parse_board
-from pyramid_env.engine import primitives as P
 from pyramid_env.engine.cards import TARGET
 from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.engine.moves import MOVES
@@ -68,7 +68,7 @@ def test_pair_matching_is_a_maximum_matching(covering):
     for s in playout_positions(rules, range(40), rng):
         tables = DealTables(s)
         for r in range(1, 7):
-            got = P.pair_matching(s.pyr, r, tables.slots_of, tables.need)
+            got = D.pair_matching(s.pyr, r, tables.slots_of, tables.need)
             assert got == brute_matching(s.pyr, r, tables), (r, str(s))
             checked += got > 0
     assert checked > 100
@@ -123,7 +123,7 @@ def test_a_stock_queen_spent_on_the_wrong_ace_fails_the_matching_test_only():
     assert not tables.cannot_clear(after.pyr, counts)  # the counts add up ...
     assert tables.unmatched(after.pyr, counts)  # ... but Ac alone is left for Qc and Qh
     assert solve(after, check=False).status is Verdict.LOSS
-    assert P.pair_matching(after.pyr, 1, tables.slots_of, tables.need) == 1
+    assert D.pair_matching(after.pyr, 1, tables.slots_of, tables.need) == 1
 
 
 def test_spending_the_last_stock_5_closes_a_cycle_of_removals():
