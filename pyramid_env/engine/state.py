@@ -35,7 +35,7 @@ from pyramid_env.engine.rules import Rules, get_rules
 
 _DRAW, _RECYCLE = DRAW.id, RECYCLE.id
 # The primitives the fast path calls, bound once (a module attribute costs a lookup per call).
-_tops, _advance, _can_recycle, _is_won = P.tops, P.advance, P.can_recycle, P.is_won
+_tops, _advance, _turn_id, _is_won = P.tops, P.advance, P.turn_id, P.is_won
 _pyramid_gen, _stock_gen = P.pyramid_removals, P.stock_removals
 SHAPE_CANDIDATES: dict[int, tuple[int, ...]] = {
     pyr: tuple(x for pair in shape.covering for x in pair) for pyr, shape in SHAPES.items()
@@ -241,10 +241,9 @@ def _removals(s: State) -> list[int]:
     n = _stock_gen(exps, len(exps), left, ptr, s.drawn, s._prank, s._srank, KING_ID,
                    PAIR_ID, k, ids, n)  # fmt: skip
     del ids[n:]
-    if left >> ptr:
-        ids.append(_DRAW)
-    elif _can_recycle(left, ptr, s.recycles, k):
-        ids.append(_RECYCLE)
+    turn = _turn_id(left, ptr, s.recycles, k)  # DRAW, RECYCLE or none (-1)
+    if turn >= 0:
+        ids.append(turn)
     return ids
 
 
