@@ -106,7 +106,7 @@ class PyramidVectorEnv(VectorEnv):
             raise PyramidError(f"render_mode={self.render_mode!r} is not one of {modes}")
         if limit is not None:
             settings = settings.replace(max_steps=min(settings.max_steps, limit))
-        self.settings = p = settings
+        self.settings = settings
         self.num_envs = num_envs
         self.rules = settings.rules
         self.single_observation_space = settings.observation_space()
@@ -114,27 +114,14 @@ class PyramidVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
-        forms = {"dict": K.DICT, "onehot": K.ONEHOT, "counts": K.COUNTS, "compact": K.COMPACT}
-        form = forms.get(p.obs_mode, K.FLAT)
-        self._config = K.Config(
-            knobs=self.rules.knobs,
-            scoring=K.Points.of(self.rules.scoring),
-            reward=p.reward,
-            illegal_reward=p.illegal_reward,
-            stops_dead=p.stops_at_dead_deal,
-            reveal=p.observe_stock == "full",
-            form=form,
-            scaled=p.obs_dtype == "float32",
-            max_steps=p.max_steps,
-            max_idle=-1 if p.max_idle_passes is None else p.max_idle_passes,
-            raise_illegal=p.illegal_action == "raise",
-        )
+        self._config = K.config_of(settings)  # as the single env's compiled observation
+        form = self._config.form
         self._ci, self._cf = K.config_arrays(self._config)
         self._width = {
             K.FLAT: ob.FLAT_SIZE, K.ONEHOT: ob.ONEHOT_SIZE, K.COUNTS: ob.COUNTS_SIZE,
             K.COMPACT: ob.COMPACT_SHAPE[0] * ob.COMPACT_SHAPE[1],
         }  # fmt: skip
-        self._dtype = np.uint8 if form == K.COMPACT else p.dtype
+        self._dtype = np.uint8 if form == K.COMPACT else settings.dtype
         self._rngs: list[np.random.Generator | None] = [None] * n
         # The games, as the kernel reads and writes them (see pyramid_env.env.kernel).
         self._s = np.zeros((n, K.COLUMNS), np.int64)
