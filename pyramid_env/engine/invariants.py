@@ -41,7 +41,7 @@ other knob (draw three, goal "all", covering pairs, pass limits, the dead-deal e
 def rule_variants() -> list[Rules]:
     """Every preset, then every :data:`KNOB_VARIANTS` entry: the one list cross-checks run on.
 
-    The engine's fast path against :func:`~pyramid_env.engine.state.why_illegal`, the vector
+    The engine's fast path against :func:`~pyramid_env.engine.checked.why_illegal`, the vector
     env's array rules against the engine, the compiled solver against the pure-Python one and
     the solver against brute force all iterate over it, so a new knob or mode added here is
     checked by every backend at once.

@@ -379,7 +379,8 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
     ``counts``: live stock cards per rank, changed and restored), verdicts cached in
     ``fkeys``/``fvals``. Returns 1 (won), 0 (lost) or ``_STOP``: the cache is full or the
     positions expanded (``fexp[0]``, counted as ``FreeStock`` ticks them) reached ``fexp[1]``;
-    run again, it goes on from its cached verdicts. ``scratch``: a row per level.
+    run again, it goes on from its cached verdicts (``fexp[2]`` counts the positions expanded
+    and left undecided, which it expands again). ``scratch``: a row per level.
     """
     if pyr == 0:
         if not k.goal_all:
@@ -410,6 +411,8 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
                          fexp, scratch)  # fmt: skip
         if won != _STOP:
             _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, won)
+        else:
+            fexp[2] += 1  # expanded, not decided: the next run expands it again
         return won
     n = P.free_removals(exps, ne, cands, sh >> 8, counts, prank, _KING, _PAIR, k.covering_pair,
                         out)  # fmt: skip
@@ -432,6 +435,8 @@ def _free_wins(pyr: int, counts: Any, prank: Any, slots_of: Any, need: Any, k: A
             counts[q] += 1
         if won == 1:
             _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 1)
+        elif won == _STOP:
+            fexp[2] += 1  # expanded, not decided: the next run expands it again
         if won != 0:
             return won
     _remember(fkeys, fvals, fcnt, _find(fkeys, key), key, 0)
@@ -452,18 +457,22 @@ def free_wins(prank: tuple[int, ...], slots_of: list[int], need: tuple[int, ...]
     The same search (:func:`_free_wins`) in slices of at most ``limit.chunk()`` positions, each
     charged with ``limit.add`` (which raises ``Budget`` past the budget or the clock), so a
     budget ends it where the Python search would. A slice that stops on a full cache is run
-    again in a larger one (its verdicts found are kept).
+    again in a larger one (its verdicts found are kept). A run after a stop expands again the
+    undecided positions on the path where it stopped (``fexp[2]`` of them) before any new one:
+    those are not charged twice, and do not count against the slice.
     """
     i64 = np.int64
     k = P.Knobs(*(int(v) for v in knobs))
     prank_a, slots_a, need_a = (np.array(t, dtype=i64) for t in (prank, slots_of, need))
     live = np.array(counts, dtype=i64)
     keys, vals = np.full(1 << 12, _EMPTY, dtype=i64), np.zeros(1 << 12, dtype=i64)
-    fcnt, fexp, scratch = np.zeros(1, dtype=i64), np.zeros(2, dtype=i64), _free_scratch()
+    fcnt, fexp, scratch = np.zeros(1, dtype=i64), np.zeros(3, dtype=i64), _free_scratch()
+    again = 0  # positions the last run expanded and left undecided: this run expands them again
     while True:
-        fexp[0], fexp[1] = 0, limit.chunk()
+        fexp[0], fexp[1], fexp[2] = 0, limit.chunk() + again, 0
         won = _free_wins(pyr, live, prank_a, slots_a, need_a, k, keys, vals, fcnt, fexp, scratch)
-        limit.add(int(fexp[0]))
+        limit.add(int(fexp[0]) - again)
+        again = int(fexp[2])
         if won != _STOP:
             return won == 1
         if fcnt[0] >= _FULL_AT * len(keys):
@@ -514,7 +523,7 @@ def dfs_chunk(
     exps = np.empty(28, dtype=np.int64)  # scratch: the shape of the position expanded
     cands = np.empty(56, dtype=np.int64)
     counts = np.zeros(14, dtype=np.int64)
-    fexp = np.zeros(2, dtype=np.int64)  # free-stock positions expanded, and the most allowed
+    fexp = np.zeros(3, dtype=np.int64)  # free-stock: expanded, the most allowed, left undecided
     scratch = _free_scratch()  # the free-stock search's shape and moves, a row per level
     dkeys, dvals = caches[0], caches[1]  # the dead-position cache (it grows between chunks)
     force_kings = k.draw_count == 1

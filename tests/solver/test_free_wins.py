@@ -49,3 +49,33 @@ def test_a_budget_ends_the_compiled_free_stock_search_where_the_python_one_ends(
     for budget in (1, 7, 60):
         py, jit = _both(st.State(big, "two-pass"), budget)
         assert jit == py == ("budget", budget + 1)
+
+
+class _Slices(Limit):
+    """A limit that lets the compiled search run only ``size`` positions between checks."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: int) -> None:
+        super().__init__(None, None)
+        self.size = size
+
+    def chunk(self, size: int = 20_000) -> int:
+        return self.size
+
+
+@pytest.mark.parametrize("size", [5, 40])
+def test_a_search_cut_into_small_slices_charges_each_position_once(size):
+    # A run after a stop expands again the undecided positions on the path where it stopped;
+    # they are charged once, as the Python search counts them, and the slices still advance
+    # when the path is longer than a slice.
+    for deal in (3, 4):
+        s = st.State(deal, "two-pass")
+        info = DealTables(s)
+        counts = info.stock_counts(info.reachable(s))
+        py = Limit(None, None)
+        verdict = FreeStock(s, info, py).wins(s.pyr, list(counts))
+        sliced = _Slices(size)
+        got = kernel.free_wins(info.prank, info.slots_of, info.need, s.knobs, s.pyr, counts, sliced)
+        assert (got, sliced.nodes) == (verdict, py.nodes), deal
+        assert py.nodes > size, "long enough to be cut"
