@@ -142,5 +142,20 @@ python -m experiments.card_data --rules two-pass --deals 4000 --pimc 16 --worker
 python -m experiments.train_cards --size small --data data/two-pass.npz --arch cards --positions 90000 --steps 3000 --seeds 0 1 2 --threads 1 --workers 1 --out results/cards/two-pass
 python -m experiments.train_cards --size small --data data/two-pass_pimc16.npz --arch cards --positions 78000 --steps 3000 --seeds 0 1 2 --threads 2 --workers 2 --out results/cards/two-pass-pimc16
 python -m experiments.plot_cards results/cards/msc-pimc16 results/cards/two-pass results/cards/two-pass-pimc16
+# The card network with relation biases in its attention (--arch rel, docs/learning.md,
+# "Relations in the attention"): msc at 10,000, 100,000 (three seeds) and 1,000,000 positions,
+# its million-position network on test[:1000], 4,000 more steps from it; two-pass (three seeds)
+# and relaxed at the card network's sizes; then the charts and summaries again.
+C="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1"
+$C --data data/msc.npz --heldout data/msc_heldout.npz --positions 100000 --steps 3000 --seeds 0 1 2 --out results/cards/msc
+$C --data data/msc.npz --heldout data/msc_heldout.npz --positions 1000000 --steps 10000 --out results/cards/msc
+$C --data data/msc.npz --heldout data/msc_heldout.npz --positions 10000 --steps 3000 --out results/cards/msc
+cp results/cards/msc/rel_1000000_s0/net.npz /tmp/rel-msc-1m.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents greedy greedy-careful /tmp/rel-msc-1m.npz --workers 1 --out results/cards/msc/test1000-rel
+$C --heldout data/msc_heldout.npz --init results/cards/msc/rel_1000000_s0/net.npz --steps 4000 --lr 5e-4 --data data/msc.npz --out results/cards/msc-rel-more
+$C --data data/two-pass.npz --positions 90000 --steps 3000 --seeds 0 1 2 --out results/cards/two-pass
+$C --data data/relaxed.npz --heldout data/relaxed_heldout.npz --positions 100000 --steps 3000 --out results/cards/relaxed
+python -m experiments.plot_cards results/cards/two-pass results/cards/msc-rel-more
+python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png
 # ppo_fast (masked PPO on the compiled vector env): three seeds of the relaxed learning check, their summary, the throughput against SB3's MaskablePPO, one seed of the compact network.
 for S in 1 2 3; do python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed $S --set eval.every=100000 --runs runs/ppo_fast; done; python -m experiments.ppo_fast --summary runs/ppo_fast/* --out results/ppo_fast/relaxed_seeds.json; python -m experiments.ppo_fast --bench --bench-steps 50000 --out results/ppo_fast/bench_relaxed.json; python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed 1 --set eval.every=100000 --set obs_mode=compact --set exp_name=ppo_fast_relaxed_compact --runs runs/ppo_fast_compact; python -m experiments.ppo_fast --summary runs/ppo_fast_compact/* --out results/ppo_fast/relaxed_compact_seed1.json
