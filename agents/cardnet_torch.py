@@ -14,7 +14,6 @@ import torch
 from torch import nn
 
 from pyramid_env.agents.cardnet import (
-    GEOMETRY,
     KING_IDS,
     KING_PLACE,
     PAIR_A,
@@ -22,6 +21,7 @@ from pyramid_env.agents.cardnet import (
     PAIR_IDS,
     RELATIONS,
     CardNet,
+    relations,
 )
 from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.env import observation as ob
@@ -149,7 +149,6 @@ class CardTorch(nn.Module):
         """See the class docstring."""
         super().__init__()
         self.rel = rel
-        self.register_buffer("geometry", torch.as_tensor(GEOMETRY), persistent=False)
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
             nn.Embedding(6, d),
@@ -192,13 +191,8 @@ class CardTorch(nn.Module):
         return self.heads(places, g), g
 
     def relations(self, rank: torch.Tensor) -> torch.Tensor:
-        """Token pairs' relation ids ``(B, 53, 53)``, as :func:`cardnet.relations` gives them."""
-        r = torch.cat([rank.new_zeros(len(rank), 1), rank], 1)
-        known = (r >= 1) & (r <= 13)
-        a, b = r[:, :, None], r[:, None, :]
-        kind = torch.where(a == b, 0, torch.where(a + b == 13, 1, 2))
-        kind = torch.where(known[:, :, None] & known[:, None, :], kind, 3)
-        return self.geometry * 4 + kind
+        """Token pairs' relation ids ``(B, 53, 53)``: :func:`cardnet.relations`, one statement."""
+        return torch.as_tensor(relations(rank.cpu().numpy()), device=rank.device)
 
 
 class FlatTorch(nn.Module):
