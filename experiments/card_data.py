@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents import Turn
+from pyramid_env.agents.base import determinize, unseen
 from pyramid_env.agents.baselines import GreedyAgent
 from pyramid_env.agents.cardnet import CardNet
 from pyramid_env.agents.honest import all_seen, search
@@ -32,12 +33,41 @@ from pyramid_env.engine.state import State, is_won, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
 from pyramid_env.seeds import SEED_SETS
-from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import Verdict, solve, winning_line
 from pyramid_env.sweep import sweep
 
 BUDGET = 300_000  # positions per verdict; one that runs out leaves its position unlabelled
 PIMC_BUDGET = 30_000  # per verdict of the honest teacher's search, as the pimc agent's
 MAX_STEPS = 400
+
+
+def _soft(
+    s: State, known: int, legal: list[int], bits: list[bool], worlds: int, rng: np.random.Generator
+) -> list[int]:
+    """Per legal move, the share of the deals a player cannot tell apart still won after it.
+
+    The true order (winnable here, or the position would not be labelled) and ``worlds`` - 1
+    orders of the unseen cards drawn from ``rng``: the chance the move keeps the deal winnable
+    given what the player sees, the value ``pimc`` estimates, with less noise than the one true
+    order gives. Orders the solver cannot win (or tell within the budget) are left out, as the
+    true order would be. As bytes: 255 times the share.
+    """
+    wins = np.array(bits, float)
+    n = 1
+    places, cards = unseen(s, known)
+    for _ in range(worlds - 1):
+        world = determinize(s, places, cards, rng)
+        line = winning_line(world, budget=BUDGET)
+        if line is None:
+            continue
+        n += 1
+        for i, a in enumerate(legal):
+            move = MOVES[a]
+            if (line and line[0] == a) or (move.kind is MoveKind.KING and move.a < SLOTS):
+                wins[i] += 1
+            elif winning_line(world.child(move), budget=BUDGET) is not None:
+                wins[i] += 1
+    return np.rint(255 * wins / n).astype(int).tolist()
 
 
 def _wins(s: State) -> bool | None:
@@ -61,6 +91,7 @@ def label_game(
     n: int,
     behaviour: str | None = None,
     samples: int = 0,
+    worlds: int = 0,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
@@ -68,20 +99,24 @@ def label_game(
     ``counts`` observation, as in the benchmark). ``samples`` > 0: the teacher is honest
     (``pimc``'s search over that many orders of the unseen cards while any is unseen, greedy's
     first winning move once all are seen), its move kept even where the true order loses it.
+    ``worlds`` > 0: each legal move also gets a soft label (:func:`_soft`) over that many orders
+    while cards are unseen (the true order's verdict once all are seen).
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
-    bits of the legal ids after which the deal is still winnable, and the teacher's action.
+    bits of the legal ids after which the deal is still winnable, the soft labels (bytes, with
+    ``worlds``) and the teacher's action.
     """
     rng = np.random.default_rng([seed, n])
     greedy = GreedyAgent()
     search_rng = np.random.default_rng([seed, n, 1])
+    soft_rng = np.random.default_rng([seed, n, 2])
     env = None
-    if behaviour is not None or samples:
+    if behaviour is not None or samples or worlds:
         env = PyramidEnv(rules, obs_mode="counts", max_steps=MAX_STEPS + 1, max_idle_passes=None)
         obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
     actions: list[int] = []
-    steps, legals, wins, teachers = [], [], [], []
+    steps, legals, wins, teachers, softs = [], [], [], [], []
     winnable = _wins(s)
     for step in range(MAX_STEPS):
         legal = legal_ids(s)
@@ -102,9 +137,15 @@ def label_game(
                 wins.append([a for a, ok in zip(legal, bits, strict=True) if ok])
                 teacher = next(a for a in prefs if a in wins[-1])
                 known = env.known_stock() if env is not None else s.left
-                if samples and len(legal) > 1 and not all_seen(s, known):
+                hidden = len(legal) > 1 and not all_seen(s, known)
+                if samples and hidden:
                     teacher = search(s, known, prefs, samples, PIMC_BUDGET, search_rng).action
                 teachers.append(teacher)
+                if worlds:
+                    soft = [255 * ok for ok in bits]
+                    if hidden:
+                        soft = _soft(s, known, legal, bits, worlds, soft_rng)
+                    softs.append(soft)
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
@@ -119,13 +160,20 @@ def label_game(
         actions.append(action)
         if env is not None:
             obs = env.step(action)[0]
-    return {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
+    game = {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
+    return game | ({"soft": softs} if worlds else {})
 
 
 def _chunk(
-    rules: Rules, eps: float, seed: int, behaviour: str | None, samples: int, deals: list[int]
+    rules: Rules,
+    eps: float,
+    seed: int,
+    behaviour: str | None,
+    samples: int,
+    worlds: int,
+    deals: list[int],
 ) -> list[dict[str, Any]]:
-    return [label_game(rules, eps, seed, n, behaviour, samples) for n in deals]
+    return [label_game(rules, eps, seed, n, behaviour, samples, worlds) for n in deals]
 
 
 def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -136,7 +184,7 @@ def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
 def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[str, np.ndarray]:
     """Each game through the env; the observation at each labelled position, as a player's."""
     env = PyramidEnv(rules, obs_mode="dict", max_steps=MAX_STEPS + 1, max_idle_passes=None)
-    obs, legal, wins, teacher, deal = [], [], [], [], []
+    obs, legal, wins, teacher, deal, soft = [], [], [], [], [], []
     for n, game in zip(deals, games, strict=True):
         env.reset(options={"deal": n})
         encoder = ob.Encoder(env.state, reveal_stock=False)
@@ -152,14 +200,21 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
                     dest.append(np.packbits(m))
                 teacher.append(game["teacher"][i])
                 deal.append(n)
+                if "soft" in game:
+                    row = np.zeros(NUM_MOVES, np.uint8)
+                    row[game["legal"][i]] = game["soft"][i]
+                    soft.append(row)
             env.step(action)
-    return {
+    out = {
         "obs": np.array(obs, np.int16).reshape(-1, ob.FLAT_SIZE + 13),
         "legal": np.array(legal, np.uint8).reshape(-1, 41),
         "wins": np.array(wins, np.uint8).reshape(-1, 41),
         "teacher": np.array(teacher, np.int16),
         "deal": np.array(deal, np.int64),
     }
+    if games and "soft" in games[0]:
+        out["soft"] = np.array(soft, np.uint8).reshape(-1, NUM_MOVES)
+    return out
 
 
 def generate(
@@ -170,9 +225,10 @@ def generate(
     workers: int,
     behaviour: str | None = None,
     samples: int = 0,
+    worlds: int = 0,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples)
+    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -193,16 +249,28 @@ def main(argv: list[str] | None = None) -> None:
         metavar="SAMPLES",
         help="an honest teacher: pimc's search over this many orders while cards are unseen",
     )
+    p.add_argument(
+        "--soft",
+        type=int,
+        default=0,
+        metavar="ORDERS",
+        help="soft labels too: each move's share of this many orders (the true one among them) "
+        "still won after it, while cards are unseen",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if args.pimc < 0:
         p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")
+    if args.soft < 0 or args.soft == 1:
+        p.error(f"--soft {args.soft}: orders per position, 0 (none) or 2 or more")
     rules = get_rules(args.rules)
     start = SEED_SETS["train"].start + args.first
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    data = generate(rules, deals, args.eps, args.seed, args.workers, behaviour, args.pimc)
+    data = generate(
+        rules, deals, args.eps, args.seed, args.workers, behaviour, args.pimc, args.soft
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")

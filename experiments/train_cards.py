@@ -37,10 +37,14 @@ REFERENCE = ("greedy", "greedy-careful")
 PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
 
 
-def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.ndarray]:
+def load_data(
+    paths: Path | list[Path], positions: int | None, target: str = "verdict"
+) -> dict[str, np.ndarray]:
     """The first ``positions`` positions of card_data files (one after the other), unpacked.
 
-    A file named ``PATH:N`` gives its first ``N`` positions only.
+    A file named ``PATH:N`` gives its first ``N`` positions only. ``target``: the Q head's
+    labels, ``"verdict"`` (the true order's, 0 or 1) or ``"soft"`` (a move's share of the
+    orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise).
     """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
@@ -55,6 +59,8 @@ def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.n
                 raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")
             part = {k: v if k == "rules" else v[: int(take)] for k, v in part.items()}
         parts.append(part)
+    if target == "soft" and any("soft" not in part for part in parts):
+        raise SystemExit(f"--q-target soft: not every file of {paths} has soft labels")
     names = {str(part["rules"]) for part in parts}
     if len(names) > 1:
         raise SystemExit(f"--data: files of different rule sets {sorted(names)}")
@@ -66,6 +72,11 @@ def load_data(paths: Path | list[Path], positions: int | None) -> dict[str, np.n
     out = {k: v[:n] for k, v in data.items() if k != "rules"}
     out["legal"] = np.unpackbits(out["legal"], axis=1)[:, :NUM_MOVES].astype(bool)
     out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float32)
+    soft = out.pop("soft", None)
+    if target == "soft":
+        if soft is None:
+            raise SystemExit(f"--q-target soft: {paths} hold no soft labels (card_data --soft)")
+        out["wins"] = soft.astype(np.float32) / 255
     out["rules"] = str(data["rules"])
     return out
 
@@ -193,6 +204,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
+        "q_target": args.q_target,
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
@@ -241,6 +253,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--hard-weight", type=float, default=1.0, help="weight of the positions "
                    "with a losing legal move (where a choice matters)")  # fmt: skip
+    p.add_argument(
+        "--q-target",
+        default="verdict",
+        choices=["verdict", "soft"],
+        help="the Q labels: the true order's verdicts, or card_data --soft's shares",
+    )
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--eval-seeds", default="val[:300]")
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")
@@ -248,7 +266,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     limit_threads(args.threads)
-    data = load_data(args.data, max(args.positions) if args.positions else None)
+    data = load_data(args.data, max(args.positions) if args.positions else None, args.q_target)
     heldout = load_data(args.heldout, None) if args.heldout else None
     sizes = args.positions or [len(data["teacher"])]
     args.out.mkdir(parents=True, exist_ok=True)

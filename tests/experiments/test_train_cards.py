@@ -179,3 +179,37 @@ def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monk
 class _Found:
     def __init__(self, action: int) -> None:
         self.action = action
+
+
+def test_soft_labels_leave_the_game_alone_and_count_the_orders_a_player_cannot_tell_apart(
+    monkeypatch, tmp_path
+):
+    rules = get_rules("msc")
+    deals = [1_000_056, 1_000_059]  # each with positions where the orders disagree
+    hard = [card_data.label_game(rules, 0.1, 0, n) for n in deals]
+    soft = [card_data.label_game(rules, 0.1, 0, n, worlds=4) for n in deals]
+    mixed = 0
+    for h, s in zip(hard, soft, strict=True):
+        assert {k: s[k] for k in h} == h  # the same game, the same verdicts
+        for legal, wins, row in zip(s["legal"], s["wins"], s["soft"], strict=True):
+            for a, v in zip(legal, row, strict=True):
+                # The true order is one of at most 4 counted: a share of at least 1/4 if the
+                # move keeps it winnable, at most 3/4 if not.
+                assert 64 <= v <= 255 if a in wins else 0 <= v <= 191
+            mixed += any(0 < v < 255 for v in row)
+    assert mixed > 0  # some position where the orders disagree
+    # Every world the true order: the shares are the verdicts.
+    monkeypatch.setattr(card_data, "determinize", lambda s, places, cards, rng: s.copy())
+    game = card_data.label_game(rules, 0.1, 0, deals[0], worlds=3)
+    for legal, wins, row in zip(game["legal"], game["wins"], game["soft"], strict=True):
+        assert row == [255 * (a in wins) for a in legal]
+    data = card_data.replay(rules, deals, soft)
+    np.savez_compressed(tmp_path / "s.npz", rules=np.array("msc"), **data)
+    d = train_cards.load_data(tmp_path / "s.npz", None, "soft")
+    assert (d["wins"][~d["legal"]] == 0).all() and ((d["wins"] > 0) & (d["wins"] < 1)).any()
+    v = train_cards.load_data(tmp_path / "s.npz", None)
+    assert set(np.unique(v["wins"])) <= {0.0, 1.0} and "soft" not in v
+    plain = card_data.replay(rules, deals, hard)
+    np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **plain)
+    with pytest.raises(SystemExit, match="soft"):
+        train_cards.load_data(tmp_path / "h.npz", None, "soft")
