@@ -11,35 +11,63 @@ here), so they play alike on the real deal and on the worlds evaluation shows th
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from pyramid_env.agents.base import Turn, all_seen, determinize, unseen
-from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
 from pyramid_env.engine.state import STOCK_SIZE, State, apply, face_up, is_won, legal_ids
 from pyramid_env.solver import winning_line
 
+ORDERS: dict[str, type[GreedyAgent]] = {"greedy": GreedyAgent, "greedy-careful": CarefulAgent}
+"""The heuristics whose order of the moves ``pimc``'s search can follow."""
+
 
 def _king(action: int) -> bool:
     return MOVES[action].kind is MoveKind.KING
 
 
+def orders(
+    s: State, known: int, samples: int, rng: np.random.Generator, exact: bool = False
+) -> list[State]:
+    """``samples`` worlds: ``s`` with its unseen cards dealt in random orders.
+
+    With ``exact``, where the unseen cards have no more than ``samples`` orders, each order
+    once instead (the exact share, no sampling noise; ``rng`` is not drawn from).
+    """
+    places, cards = unseen(s, known)
+    if exact and math.factorial(len(cards)) <= samples:
+        stock = list(s.deal.stock)
+        worlds = []
+        for order in itertools.permutations(cards):
+            for place, card in zip(places, order, strict=True):
+                stock[place] = card
+            worlds.append(s.restocked(stock))
+        return worlds
+    return [determinize(s, places, cards, rng) for _ in range(samples)]
+
+
 def _winnable_samples(
-    s: State, known: int, samples: int, budget: int | None, rng: np.random.Generator
+    s: State,
+    known: int,
+    samples: int,
+    budget: int | None,
+    rng: np.random.Generator,
+    exact: bool = False,
 ) -> tuple[list[State], list[int]]:
-    """The winnable ones of ``samples`` orders of the unseen cards, with their lines' first moves.
+    """The winnable ones of the worlds :func:`orders` deals, with their lines' first moves.
 
     A first move of -1: won already.
     """
-    places, cards = unseen(s, known)
     worlds: list[State] = []
     first: list[int] = []
-    for _ in range(samples):
-        world = determinize(s, places, cards, rng)
+    for world in orders(s, known, samples, rng, exact):
         line = winning_line(world, budget=budget)
         if line is not None:
             worlds.append(world)
@@ -85,6 +113,7 @@ def search(
     budget: int | None,
     rng: np.random.Generator,
     ties: bool = False,
+    exact: bool = False,
 ) -> SearchResult:
     """Determinized search over ``candidates`` (in order of preference) from position ``s``.
 
@@ -93,9 +122,12 @@ def search(
     from ``rng``; ``budget`` bounds each verdict (running out counts as a loss). It skips samples
     lost whatever is played and moves a sample's own winning line starts with. With ``ties``
     every candidate is counted until it falls behind the best, so all moves tied at the best are
-    known; else it stops once one keeps every winnable sample (what play needs).
+    known; else it stops once one keeps every winnable sample (what play needs). With
+    ``exact``, few unseen cards are dealt in every order instead (:func:`orders`).
     """
-    worlds, first = _winnable_samples(s, known, samples, budget, rng)
+    if exact:
+        samples = min(samples, math.factorial(len(unseen(s, known)[1])))
+    worlds, first = _winnable_samples(s, known, samples, budget, rng, exact)
     solves = samples
     wins: dict[int, int] = {}
     complete: list[int] = []
@@ -195,14 +227,18 @@ class ScoutAgent:
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """A King, a draw or recycle while scouting; the solver's line once all is seen."""
-        s = turn.state
-        if all_seen(s, turn.known):
+        if all_seen(turn.state, turn.known):
             return self.line.play(turn, rng, self.greedy)
-        kings = [a for a in turn.removals if _king(a)]
-        if kings:
-            return kings[0]
-        # Drawing on through the pass; past its end the stock is seen (known covers it).
-        return turn.turns[0] if turn.turns else self.greedy.act(turn, rng)
+        return scouting_move(turn, self.greedy, rng)
+
+
+def scouting_move(turn: Turn, fallback: GreedyAgent, rng: np.random.Generator) -> int:
+    """Scout's move while a card is unseen: a King, else draw or recycle, else ``fallback``'s."""
+    kings = [a for a in turn.removals if _king(a)]
+    if kings:
+        return kings[0]
+    # Drawing on through the pass; past its end the stock is seen (known covers it).
+    return turn.turns[0] if turn.turns else fallback.act(turn, rng)
 
 
 class PimcAgent:
@@ -212,11 +248,20 @@ class PimcAgent:
     player cannot tell apart (grouped by the cards the move turns face up), which removes the
     "strategy fusion" of one decision for several times the verdicts (the results page).
 
+    Where passes are unlimited (``free_scout``) it plays :class:`ScoutAgent`'s strategy: a
+    player learns the whole stock for free there, so no sampling is needed (and none wins more).
+
     Args:
         samples: orders of the unseen cards drawn per decision.
         budget: positions per solver verdict; a verdict that runs out counts as a loss.
         consistent: one more decision chosen alike across indistinguishable samples.
         name: the name in tables.
+        free_scout: under unlimited passes, scout's strategy instead of the search.
+        order: the heuristic whose order of the moves the search tries (and breaks ties by):
+            ``"greedy"`` or ``"greedy-careful"``.
+        exact: where the unseen cards have no more than ``samples`` orders, search each once.
+        extra: a decision where no move keeps every winnable sample is searched again with
+            this many fresh samples (0: never), the first search's move tried first.
     """
 
     name = "pimc"
@@ -227,12 +272,23 @@ class PimcAgent:
         return True
 
     def __init__(
-        self, samples: int = 32, budget: int = 30_000, consistent: bool = False, name: str = "pimc"
+        self,
+        samples: int = 32,
+        budget: int = 30_000,
+        consistent: bool = False,
+        name: str = "pimc",
+        free_scout: bool = True,
+        order: str = "greedy",
+        exact: bool = False,
+        extra: int = 0,
     ) -> None:
         """See the class docstring."""
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
         self.samples, self.budget, self.name = samples, budget, name
-        self.consistent = consistent
-        self.greedy = GreedyAgent()
+        self.consistent, self.free_scout = consistent, free_scout
+        self.order, self.exact, self.extra = order, exact, extra
+        self.greedy = ORDERS[order]()
         self.line = _Line(None)
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
@@ -240,6 +296,8 @@ class PimcAgent:
         s = turn.state
         if all_seen(s, turn.known):
             return self.line.play(turn, rng, self.greedy)
+        if self.free_scout and s.rules.passes is None:
+            return scouting_move(turn, self.greedy, rng)
         prefs = self.greedy.preferences(turn)
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
@@ -248,7 +306,12 @@ class PimcAgent:
             if not worlds:  # lost in every sample: nothing to gain by searching
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
-        return search(s, turn.known, prefs, self.samples, self.budget, rng).action
+        found = search(s, turn.known, prefs, self.samples, self.budget, rng, exact=self.exact)
+        if not self.extra or not found.winnable or found.wins[found.action] == found.winnable:
+            return found.action
+        # A hard decision: no move kept every winnable sample. Ask more orders.
+        again = [found.action, *(a for a in prefs if a != found.action)]
+        return search(s, turn.known, again, self.extra, self.budget, rng, exact=self.exact).action
 
     def _consistent_choice(self, prefs: list[int], worlds: list[State], known: int) -> int:
         """The move whose best follow-up, common to indistinguishable samples, wins most."""
@@ -309,6 +372,8 @@ __all__ = [
     "SearchResult",
     "all_seen",
     "determinize",
+    "orders",
+    "scouting_move",
     "search",
     "unseen",
 ]

@@ -8,7 +8,7 @@ import pytest
 
 from pyramid_env import deal, evaluate
 from pyramid_env.agents import PimcAgent, ScoutAgent, Turn, make_agent
-from pyramid_env.agents.honest import determinize, unseen
+from pyramid_env.agents.honest import determinize, orders, unseen
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.seeds import labels
@@ -45,13 +45,43 @@ def assert_blind_to_unseen_order(
     assert checked > 20
 
 
-@pytest.mark.parametrize("rules", ["msc", "two-pass", "one-pass", "two-card"])
+@pytest.mark.parametrize("rules", ["msc", "two-pass", "one-pass", "two-card", "relaxed"])
 def test_scout_and_pimc_never_read_an_unseen_card(rules):
     assert_blind_to_unseen_order(ScoutAgent(), rules, range(3))
-    pimc = PimcAgent(samples=3, budget=3_000)
+    pimc = PimcAgent(samples=3, budget=3_000)  # under relaxed: scout's strategy
     assert_blind_to_unseen_order(pimc, rules, range(2), steps=40, shuffles=1)
+    if rules == "relaxed":
+        pimc = PimcAgent(samples=3, budget=3_000, free_scout=False)  # the search itself
+        assert_blind_to_unseen_order(pimc, rules, range(1), steps=40, shuffles=1)
+        return
     consistent = PimcAgent(samples=3, budget=3_000, consistent=True)
     assert_blind_to_unseen_order(consistent, rules, range(1), steps=40, shuffles=1)
+    # Exact orders of few unseen cards, greedy-careful's move order, hard decisions asked again.
+    plus = PimcAgent(samples=6, budget=3_000, order="greedy-careful", exact=True, extra=4)
+    assert_blind_to_unseen_order(plus, rules, range(1, 3), steps=60, shuffles=1)
+
+
+@pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
+def test_pimc_plays_scouts_games_where_passes_are_unlimited(rules):
+    pimc = evaluate("pimc", rules=rules, seeds="val[:12]", replays=True)
+    scout = evaluate("scout", rules=rules, seeds="val[:12]", replays=True)
+    assert [r.moves for _, r in sorted(pimc.replays.items())] == [
+        r.moves for _, r in sorted(scout.replays.items())
+    ]
+    searched = evaluate(PimcAgent(free_scout=False), rules=rules, seeds="val[:12]", replays=True)
+    assert searched.replays != pimc.replays  # the search itself plays other games
+
+
+def test_exact_orders_deal_each_order_of_few_unseen_cards_once():
+    s, rng = State(deal(4), "msc"), np.random.default_rng(0)
+    known = s.left & ~(7 << 21)  # all but the last three stock cards seen
+    places, cards = unseen(s, known)
+    assert places == [21, 22, 23]
+    worlds = orders(s, known, 6, rng, exact=True)
+    dealt = {tuple(w.deal.stock[i] for i in places) for w in worlds}
+    assert len(worlds) == 6 and len(dealt) == 6 and all(sorted(d) == cards for d in dealt)
+    assert rng.random() == np.random.default_rng(0).random()  # no sampling: rng untouched
+    assert len(orders(s, known, 5, rng, exact=True)) == 5  # more orders than samples: sampled
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():
