@@ -10,7 +10,9 @@ samples a player cannot tell apart (the remedy it tries for strategy fusion). ``
 changes the positions each solver verdict may take (one that runs out counts as a loss); the
 rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
-on harder verdicts.
+on harder verdicts. ``--order greedy-careful``, ``--exact`` and ``--extra N`` play the search's
+other settings (``PimcAgent``'s arguments), named in the rows likewise (``pimc-careful-exact-
+extra64``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from pyramid_env import evaluate
 from pyramid_env.agents import PimcAgent
+from pyramid_env.agents.honest import ORDERS
 
 DEFAULT_BUDGET = PimcAgent().budget
 
@@ -35,6 +38,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--budget", nargs="+", type=int, default=[DEFAULT_BUDGET], help="positions per verdict"
     )
+    p.add_argument("--order", choices=sorted(ORDERS), default="greedy", help="move order")
+    p.add_argument("--exact", action="store_true", help="every order of few unseen cards")
+    p.add_argument("--extra", type=int, default=0, help="samples to ask hard decisions again")
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -49,8 +55,12 @@ def main(argv: list[str] | None = None) -> None:
             kind = "pimc-consistent" if args.consistent else "pimc"
             if budget != DEFAULT_BUDGET:
                 kind += f"-budget{budget}"
+            kind += "-careful" * (args.order == "greedy-careful") + "-exact" * args.exact
+            kind += f"-extra{args.extra}" * (args.extra > 0)
+            settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
             for samples in args.samples:
-                agent = PimcAgent(samples, budget, args.consistent, name=f"{kind}-{samples}")
+                name = f"{kind}-{samples}"
+                agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)
                 s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
                 row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
                 with open(path, "a", newline="") as f:

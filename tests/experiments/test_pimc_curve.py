@@ -4,23 +4,27 @@ from experiments import pimc_curve
 
 
 def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monkeypatch):
-    budgets = []
+    budgets, spied = [], []
 
     class Spy(pimc_curve.PimcAgent):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             budgets.append(self.budget)
+            spied.append(self)
 
     monkeypatch.setattr(pimc_curve, "PimcAgent", Spy)
     args = ["--rules", "msc", "--seeds", "val[:3]", "--samples", "1", "--workers", "1",
             "--out", str(tmp_path)]  # fmt: skip
     pimc_curve.main(args)
     pimc_curve.main([*args, "--budget", "1", "5"])
+    pimc_curve.main([*args, "--order", "greedy-careful", "--exact", "--extra", "2"])
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [(r["agent"], r["samples"], r["seeds"]) for r in rows] == [
         ("pimc", "1", "val[:3]"),
         ("pimc-budget1", "1", "val[:3]"),
         ("pimc-budget5", "1", "val[:3]"),
+        ("pimc-careful-exact-extra2", "1", "val[:3]"),
     ]
-    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5]
+    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, pimc_curve.DEFAULT_BUDGET]
+    assert (spied[-1].order, spied[-1].exact, spied[-1].extra) == ("greedy-careful", True, 2)
