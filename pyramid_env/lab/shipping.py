@@ -14,14 +14,16 @@ from pathlib import Path
 import numpy as np
 
 import pyramid_env.agents as _agents
-from pyramid_env.agents import MANIFEST, TRAINED_DIR, MLPPolicy
+from pyramid_env.agents import MANIFEST, TRAINED_DIR, CardNet, MLPPolicy, load_network
 
 SHIP_DIR = Path(_agents.__file__).parent / TRAINED_DIR
 """Where the shipped agents live: the repo's ``agents/trained/`` in a development install."""
 
 
 def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
-    """Save the policy at ``policy`` as ``dest/NAME.npz`` (float16 weights), in the manifest.
+    """Save the network at ``policy`` as ``dest/NAME.npz`` (float16 weights), in the manifest.
+
+    Either shipped form: an :class:`MLPPolicy` or a card network (:class:`CardNet`).
 
     The manifest (``manifest.json``: the file's SHA-256 and the policy's metadata) is what lists
     the shipped agents, so a missing or damaged file is reported, never silently dropped. A
@@ -38,20 +40,20 @@ def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
     manifest_path = dest / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     new = dest / f".{name}.new.npz"
-    MLPPolicy.load(policy).save(new, half=True)
-    net = MLPPolicy.load(new)
+    _save(load_network(policy), new)
+    net = load_network(new)
     out = dest / f"{name}.npz"
     sharing = sorted(k for k, e in manifest.items() if e.get("weights") == name)
-    old = MLPPolicy.load(out) if sharing and out.is_file() else None
+    old = load_network(out) if sharing and out.is_file() else None
     if old is not None and not _same_weights(old, net):
         for other in sharing:  # they keep the weights they were shipped with
             old.meta = manifest[other]["meta"]
-            old.save(dest / f"{other}.npz", half=True)
+            _save(old, dest / f"{other}.npz")
             manifest[other] = {"sha256": _sha(dest / f"{other}.npz"), "meta": old.meta}
         sharing = []
     twin = next(
         (k for k, e in sorted(manifest.items()) if k != name and "sha256" in e
-         and _same_weights(MLPPolicy.load(dest / f"{k}.npz"), net)),
+         and _same_weights(load_network(dest / f"{k}.npz"), net)),
         None,
     )  # fmt: skip
     if twin is None:
@@ -70,7 +72,22 @@ def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
     return out
 
 
-def _same_weights(a: MLPPolicy, b: MLPPolicy) -> bool:
+def _save(net: MLPPolicy | CardNet, path: Path) -> None:
+    """Float16 weights either way (a card network always stores them so)."""
+    if isinstance(net, CardNet):
+        net.save(path)
+    else:
+        net.save(path, half=True)
+
+
+def _same_weights(a: MLPPolicy | CardNet, b: MLPPolicy | CardNet) -> bool:
+    if isinstance(a, CardNet) or isinstance(b, CardNet):
+        return (
+            isinstance(a, CardNet)
+            and isinstance(b, CardNet)
+            and a.w.keys() == b.w.keys()
+            and all(np.array_equal(a.w[k], b.w[k]) for k in a.w)
+        )
     return (
         a.activation == b.activation
         and len(a.layers) == len(b.layers)

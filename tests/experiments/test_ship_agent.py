@@ -67,3 +67,24 @@ def test_a_damaged_shared_file_is_named_with_the_agent_that_reads_it(tmp_path, i
     ship(_net(tmp_path, "search", 0, kind="expit-search"), "net-search", install)
     (install / "net.npz").write_bytes(b"junk")
     refused(load_shipped, "net-search", match="'net-search' \\(the weights of 'net'\\).*checksum")
+
+
+def test_a_card_network_ships_as_itself_and_plays_by_name(tmp_path, install):
+    torch = pytest.importorskip("torch")
+    from pyramid_env.agents import CardNet, make_agent
+    from pyramid_env.agents.cardnet_torch import build, export
+
+    torch.manual_seed(0)
+    path = tmp_path / "cards.npz"
+    export(build("rel", "small"), {"rules": "msc", "play": "q", "tie": 0.1}).save(path)
+    assert ship(path, "cards", install) == install / "cards.npz"
+    assert ship(_net(tmp_path, "mlp", 0, kind="expit"), "mlp", install) == install / "mlp.npz"
+    shipped = load_shipped("cards")
+    assert isinstance(shipped, CardNet) and shipped.meta["play"] == "q"
+    stored = CardNet.load(path)
+    assert shipped.w.keys() == stored.w.keys()
+    assert all(np.array_equal(shipped.w[k], stored.w[k]) for k in stored.w)
+    agent = make_agent("cards")
+    assert agent.net.meta["rules"] == "msc"
+    # The same card weights under a second name share the file, as MLP weights do.
+    assert ship(path, "cards-again", install) == install / "cards.npz"
