@@ -1,12 +1,12 @@
-"""The vector env's compiled step: every game's move, mask, end and observation in one call.
+"""The envs' compiled step: every game's move, mask, end and observation in one call.
 
 :class:`~pyramid_env.env.vector.PyramidVectorEnv` keeps its games in arrays (a row per game)
-and calls :func:`step_games` once a step: no Python per game. The rules are the engine's
-primitives compiled as they are (the move generator, ``play``, ``turn_id``, the dead-deal test);
-this module's own are the episode's bookkeeping, as :class:`~pyramid_env.env.pyramid_env.PyramidEnv`
-keeps it, and the observation's layout (:mod:`pyramid_env.env.observation`), both tested equal
-to the single env step for step. Without numba it runs as plain Python, slowly. docs/scaling.md
-("Training throughput") describes the arrays and the new deals' shuffle.
+and calls :func:`step_games` once a step; the single env keeps one row and calls
+:func:`play_one`. The rules are the engine's primitives compiled as they are (move generator,
+``play``, ``turn_id``, dead-deal test); this module's own are the episode's bookkeeping
+(:func:`_play`) and the observation's layout, both tested equal to the engine's Python path
+step for step. Without numba it runs as plain Python, slowly. docs/scaling.md ("Training
+throughput") describes the arrays and the new deals' shuffle.
 """
 
 from __future__ import annotations
@@ -308,25 +308,6 @@ def _fill(row: Any, raw: Any, form: int, scaled: bool) -> None:
         row[918 + min(raw[105], 3)] = 1
 
 
-@_jit
-def observe(pyr: int, left: int, ptr: int, drawn: int, rec: int, seen: int, exp: int,
-            prank: Any, srank: Any, ci: Any, cf: Any, raw: Any, pieces: Any, counters: Any,
-            out: Any, out8: Any) -> None:  # fmt: skip
-    """One game's observation, the single env's: :func:`_encode` of a position given as ints.
-
-    ``seen``: the cycle cards ever face up; ``exp``: the exposed slots (a mask); ``prank``,
-    ``srank``: the deal's ranks as (1, 28) and (1, 24) arrays; the settings as
-    :func:`config_arrays` gives them; the outputs as :func:`_encode` takes them, one row each.
-    """
-    c = _config(ci, cf)
-    S = np.zeros((1, COLUMNS), np.int64)
-    S[0, PYR], S[0, LEFT], S[0, PTR], S[0, DRAWN], S[0, REC] = pyr, left, ptr, drawn, rec
-    S[0, SEEN] = seen
-    S[0, PLEFT] = pyr.bit_count()
-    _encode(0, S, prank, srank, c.knobs, exp, c.reveal, c.form, c.scaled, raw, pieces, counters,
-            out, out8)  # fmt: skip
-
-
 # -- the vector env's calls ------------------------------------------------------------------------
 class Config(NamedTuple):
     """The env's settings as the kernel reads them: one typed value, built once."""
@@ -410,17 +391,69 @@ def check_actions(actions: Any, S: Any, mask: Any, raise_illegal: bool) -> tuple
     return 0, -1
 
 
-@_jit
-def _outcome(i: int, S: Any, score: Any, c: Config, info: Any) -> None:
-    """Game ``i``'s score (into ``score`` and the infos), cards left, moves, pass, won."""
+def _score(i: int, S: Any, score: Any, c: Config) -> None:
+    """Game ``i``'s score into ``score[i]``: ``game.score`` on the row's numbers."""
     pleft = S[i, PLEFT]
-    won = S[i, WON] != 0
-    score[i] = points(c.scoring, 28 - pleft, 24 - S[i, SLEFT], pleft == 0, won, S[i, MOVES_], 0.0)
-    info.pyramid_left[i] = pleft
+    score[i] = points(c.scoring, 28 - pleft, 24 - S[i, SLEFT], pleft == 0, S[i, WON] != 0,
+                      S[i, MOVES_], 0.0)  # fmt: skip
+
+
+@_jit
+def _outcome(i: int, S: Any, score: Any, info: Any) -> None:
+    """Game ``i``'s infos: cards left, moves, pass, score, won."""
+    info.pyramid_left[i] = S[i, PLEFT]
     info.moves[i] = S[i, MOVES_]
     info.pass_[i] = S[i, REC] + 1
     info.score[i] = score[i]
-    info.won[i] = won
+    info.won[i] = S[i, WON] != 0
+
+
+def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any,
+          c: Config, ids: Any, exps: Any, cands: Any) -> tuple[float, int, int, bool]:  # fmt: skip
+    """Game ``i`` plays action ``a`` as ``PyramidEnv.step`` does (one statement for both envs).
+
+    An action the mask forbids (or any, once done) leaves the position and costs the illegal
+    reward. Returns the reward, why truncated (0, 1 ``max_steps``, 2 idle passes), the exposed
+    slots (for :func:`_encode`) and whether ``a`` was played.
+    """
+    k = c.knobs
+    before = S[i, PLEFT]
+    before_score = score[i]
+    go = not S[i, DONE] and mask[i, a] != 0
+    if go:
+        pyr, left, ptr, drawn, rec = P.play(
+            int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]), int(S[i, REC]),
+            a, int(MOVE_A[a]), int(MOVE_B[a]), k,
+        )  # fmt: skip
+        S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = pyr, left, ptr, drawn, rec
+        S[i, MOVES_] += 1
+        if a > 1:  # a removal
+            S[i, IDLE] = 0
+            S[i, REMOVED] = 1
+        elif a == 1:  # a pass ends: idle unless it saw a removal
+            S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
+            S[i, REMOVED] = 0
+        S[i, SEEN] |= P.face_up(left, ptr, k)
+    exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+    _score(i, S, score, c)
+    if go:
+        reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score,
+                             score[i])  # fmt: skip
+    else:
+        reward = c.illegal_reward
+    S[i, STEPS] += 1
+    trunc = 0
+    if not S[i, DONE]:
+        if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
+            trunc = 2
+        elif S[i, STEPS] >= c.max_steps:
+            trunc = 1
+    return reward, trunc, exp, go
+
+
+if AVAILABLE:  # compiled into their callers, as the code was before it was shared
+    register_jitable(inline="always")(_score)
+    register_jitable(inline="always")(_play)
 
 
 class Infos(NamedTuple):
@@ -463,53 +496,27 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
             exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+            _score(i, S, score, c)
             info.mask[i] = mask[i]
-            _outcome(i, S, score, c, info)
+            _outcome(i, S, score, info)
             _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                     info.counters, info.out, info.out8)  # fmt: skip
             continue
-        before = S[i, PLEFT]
-        before_score = score[i]
-        ended = S[i, ENDED] != 0
-        a = int(actions[i])
-        go = not ended and not S[i, DONE] and mask[i, a] != 0
-        if ended:
-            shuffle(numbers[i], cards[i])
-            _deal_row(i, S, cards, prank, srank, stock_of, k)
-            code_chars(cards[i], codes[i])
-        elif go:
-            pyr, left, ptr, drawn, rec = P.play(
-                int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
-                int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
-            )  # fmt: skip
-            S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = pyr, left, ptr, drawn, rec
-            S[i, MOVES_] += 1
-            if a > 1:  # a removal
-                S[i, IDLE] = 0
-                S[i, REMOVED] = 1
-            elif a == 1:  # a pass ends: idle unless it saw a removal
-                S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
-                S[i, REMOVED] = 0
-            S[i, SEEN] |= P.face_up(left, ptr, k)
-        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-        info.mask[i] = mask[i]
-        _outcome(i, S, score, c, info)
         term = False
         trunc = 0
         reward = 0.0
-        if not ended:
-            if go:
-                reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0,
-                                     before_score, score[i])  # fmt: skip
-            else:
-                reward = c.illegal_reward
-            S[i, STEPS] += 1
+        if S[i, ENDED]:
+            shuffle(numbers[i], cards[i])
+            _deal_row(i, S, cards, prank, srank, stock_of, k)
+            code_chars(cards[i], codes[i])
+            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+            _score(i, S, score, c)
+        else:
+            reward, trunc, exp, _ = _play(i, int(actions[i]), S, prank, srank, stock_of, score,
+                                          mask, c, ids, exps, cands)  # fmt: skip
             term = S[i, DONE] != 0
-            if not term:
-                if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
-                    trunc = 2
-                elif S[i, STEPS] >= c.max_steps:
-                    trunc = 1
+        info.mask[i] = mask[i]
+        _outcome(i, S, score, info)
         rewards[i] = reward
         terminated[i] = term
         truncated[i] = trunc != 0
@@ -538,6 +545,41 @@ def run(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards: Any, 
                  out8)  # fmt: skip
     return step_games(reset, rows, actions, numbers, S, cards, prank, srank, stock_of, score,
                       mask, codes, c, rewards, terminated, truncated, why, ends, info)  # fmt: skip
+
+
+@_jit
+def play_one(a: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, score: Any,
+             mask: Any, ci: Any, cf: Any, pieces: Any, counters: Any, out: Any,
+             out8: Any) -> tuple[float, int]:  # fmt: skip
+    """The single env's step of action ``a``, or (``a`` < 0) its new deal ``cards[0]``.
+
+    One game kept as one row of :func:`step_games`' arrays, played by the same :func:`_play`,
+    its observation written into the one-row outputs; one call a step. Returns the reward and
+    a code: why truncated (0, 1, 2), plus 4 if ``a`` was not played; ``(0.0, -1)``, nothing
+    changed, for an action the rules forbid under ``illegal_action="raise"``.
+    """
+    c = _config(ci, cf)
+    k = c.knobs
+    ids = np.empty(64, np.int64)
+    exps = np.empty(28, np.int64)
+    cands = np.empty(56, np.int64)
+    raw = np.empty(122, np.int64)
+    reward = 0.0
+    code = 0
+    if a < 0:
+        _deal_row(0, S, cards, prank, srank, stock_of, k)
+        exp = _refresh(0, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+        _score(0, S, score, c)
+    else:
+        if c.raise_illegal and (S[0, DONE] or not mask[0, a]):
+            return 0.0, -1
+        reward, code, exp, go = _play(0, a, S, prank, srank, stock_of, score, mask, c, ids,
+                                      exps, cands)  # fmt: skip
+        if not go:
+            code += 4
+    _encode(0, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, pieces, counters, out,
+            out8)  # fmt: skip
+    return reward, code
 
 
 forget_stale_cache(_CACHED, "env-kernel")

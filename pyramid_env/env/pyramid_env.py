@@ -1,12 +1,12 @@
 """PyramidEnv: the Gymnasium environment, a thin adapter over the engine.
 
 Each rule of an episode is stated once and shared with the vector env
-(:class:`~pyramid_env.env.vector.PyramidVectorEnv`): the score is
-:func:`~pyramid_env.engine.game.points`, the reward
-:func:`~pyramid_env.env.settings.step_reward` (both plain arithmetic,
-so the vector env's compiled step runs them as they are), and the episode's end the engine's
-:func:`~pyramid_env.engine.state.is_over`. The arguments are checked once into one frozen value,
-:class:`~pyramid_env.env.settings.EnvSettings`, that both envs read.
+(:class:`~pyramid_env.env.vector.PyramidVectorEnv`): the score
+:func:`~pyramid_env.engine.game.points`, the reward :func:`~pyramid_env.env.settings.step_reward`,
+the end :func:`~pyramid_env.engine.state.is_over`; the arguments one checked
+:class:`~pyramid_env.env.settings.EnvSettings`. With numba a step is one call of the vector
+env's kernel for one game (:class:`_CompiledGame`: Python, not the rules, was most of a step's
+cost); the engine's path stays, tested equal to it.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from gymnasium import spaces
 from pyramid_env import jit
 from pyramid_env.engine import state as st
 from pyramid_env.engine.deal import deal
-from pyramid_env.engine.game import score
-from pyramid_env.engine.layout import SHAPES
+from pyramid_env.engine.game import points, score
 from pyramid_env.engine.moves import MOVES, RECYCLE
 from pyramid_env.engine.notation import format_board
 from pyramid_env.engine.rules import Rules
@@ -100,7 +99,8 @@ class PyramidEnv(gym.Env):
         self.observation_space = self.settings.observation_space()
         self.state: st.State | None = None
         self._seed: int | None = None  # the last seed given to reset
-        self._fast: _FastObservation | None = None  # set at the first reset, with numba
+        self._compiled = jit.AVAILABLE  # step with the vector env's kernel (False: the engine's)
+        self._fast: _CompiledGame | None = None  # set at the first reset, if compiled
 
     # -- the Gymnasium API ---------------------------------------------------------------------
     def reset(
@@ -123,16 +123,20 @@ class PyramidEnv(gym.Env):
             self._seed = seed
         d = deal(draw_deal(self.np_random, self.deals)) if chosen is None else chosen
         self.state = s = st.State(d, self.rules)
-        self._deal_number, self._code = d.number, d.code  # the code is costly: once a deal
+        self._deal_number = d.number
         self._encoder = ob.Encoder(s, self.observe_stock == "full")
-        if self._fast is None and jit.AVAILABLE:
-            self._fast = _FastObservation(self.settings)
+        if self._fast is None and self._compiled:
+            self._fast = _CompiledGame(self.settings)
         if self._fast is not None:
-            self._fast.deal(s)
-        self._seen = st.face_up(s)
-        self._steps = self._moves = 0
-        self._idle_passes, self._removed_in_pass = 0, False
-        self._update()
+            self._code = self._fast.deal(d.cards)  # the code is costly: once a deal, compiled
+            self._fast.play_one(-1, *self._fast.args)
+            self._sync()
+        else:
+            self._code = d.code
+            self._seen = st.face_up(s)
+            self._steps = self._moves = 0
+            self._idle_passes, self._removed_in_pass = 0, False
+            self._update()
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
@@ -148,9 +152,29 @@ class PyramidEnv(gym.Env):
         """
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        s = self.state
         if type(action) is not int or not 0 <= action < N_ACTIONS:  # the fast path: a plain id
             action = action_id(action)
+        fast = self._fast
+        if fast is None:
+            return self._python_step(action)
+        reward, code = fast.play_one(action, *fast.args)
+        if code < 0:  # illegal, under illegal_action="raise": nothing changed
+            self._raise_illegal(action)
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        if code >= 4:
+            info["illegal_action"] = self._illegal(action)
+            code -= 4
+        if code:
+            info["truncated_by"] = "max_steps" if code == 1 else "idle_passes"
+        obs = fast.observation(self.settings.obs_mode, self._mask)
+        return obs, reward, self._done, code != 0, info
+
+    def _python_step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """:meth:`step` on the engine's State (without numba; the compiled step's check)."""
+        s = self.state
         move = MOVES[action]
         before_cards, before_score = s.pyramid_left, self._score
         illegal = None
@@ -165,10 +189,9 @@ class PyramidEnv(gym.Env):
             self._seen |= st.face_up(s)
             self._update()
         else:
-            reason = st.why_illegal(s, move) or "the episode is over: call reset()"
-            illegal = {"action": action, "reason": reason}
             if self.illegal_action == "raise":
-                raise st.IllegalMove(f"action {action}: {reason}")
+                self._raise_illegal(action)
+            illegal = self._illegal(action)
         self._steps += 1
         if self.render_mode == "human":
             self.render()
@@ -191,6 +214,15 @@ class PyramidEnv(gym.Env):
                 truncated, info["truncated_by"] = True, "max_steps"
         return self._obs(), reward, terminated, truncated, info
 
+    def _illegal(self, action: int) -> dict[str, Any]:
+        """The info entry of an illegal action: the id and the rules' reason."""
+        reason = st.why_illegal(self.state, MOVES[action]) or "the episode is over: call reset()"
+        return {"action": action, "reason": reason}
+
+    def _raise_illegal(self, action: int) -> None:
+        reason = self._illegal(action)["reason"]
+        raise st.IllegalMove(f"action {action}: {reason}")
+
     def action_masks(self) -> np.ndarray:
         """Legal actions as bool (the method sb3-contrib's MaskablePPO looks up)."""
         if self.state is None:
@@ -201,7 +233,9 @@ class PyramidEnv(gym.Env):
 
     def legal_actions(self) -> list[int]:
         """The legal action ids, sorted; empty once the episode is over (unlike the mask)."""
-        return [] if self.state is None or self._done else list(self._ids)
+        if self.state is None or self._done:
+            return []
+        return list(self._ids) if self._fast is None else np.flatnonzero(self._mask).tolist()
 
     def known_stock(self) -> int:
         """Stock cycle positions whose card the observation reveals (bit ``i``: deal card 29+i).
@@ -310,10 +344,20 @@ class PyramidEnv(gym.Env):
         else:
             mask[ids] = 1
 
+    def _sync(self) -> None:
+        """The compiled game's row into the engine's State and the episode's counters."""
+        s = self.state
+        fast = self._fast
+        (s.pyr, s.left, s.ptr, drawn, s.recycles, self._steps, self._moves, self._idle_passes,
+         removed, _, done, won, self._seen, _, _) = fast.S[0].tolist()  # fmt: skip
+        s.drawn, self._removed_in_pass = drawn != 0, removed != 0
+        self._done, self._won = done != 0, won != 0
+        self._score = fast.score_type(fast.score[0])
+        self._mask = fast.mask[0]  # updated in place: every mask given out is a copy
+
     def _obs(self) -> Any:
-        mode = self.settings.obs_mode
         if self._fast is not None:
-            return self._fast.observe(self.state, self._seen, mode, self._mask)
+            return self._fast.observation(self.settings.obs_mode, self._mask)
         return self._numpy_obs()
 
     def _numpy_obs(self) -> Any:
@@ -362,42 +406,49 @@ def _kernel() -> Any:
     return _KERNEL[0]
 
 
-class _FastObservation:
-    """The observation written by the vector env's compiled encoder, for one game.
+class _CompiledGame:
+    """One game in the vector env's arrays, stepped by its kernel (:func:`kernel.play_one`).
 
-    The same numbers as :mod:`pyramid_env.env.observation` writes (tests hold them equal in
-    every form), several times faster a step; used where numba is installed.
+    The engine's rules and the env's bookkeeping as the vector env compiles them, for one
+    game: one call a step instead of the engine's Python (tests hold the two equal, step for
+    step, under every rule variant); used where numba is installed.
     """
 
     def __init__(self, settings: EnvSettings) -> None:
-        """Buffers for the settings' form (reused: each observation given out is a copy)."""
+        """The game's row and one-row outputs for the settings' form (reused: copies go out)."""
         K = _kernel()
         config = K.config_of(settings)
-        self.ci, self.cf = K.config_arrays(config)
+        ci, cf = K.config_arrays(config)
         width = {
             K.FLAT: ob.FLAT_SIZE, K.ONEHOT: ob.ONEHOT_SIZE, K.COUNTS: ob.COUNTS_SIZE,
             K.COMPACT: ob.COMPACT_SHAPE[0] * ob.COMPACT_SHAPE[1], K.DICT: 1,
         }[config.form]  # fmt: skip
         wide = config.scaled and config.form != K.COMPACT
-        self.raw = np.empty(122, np.int64)
+        self.S = np.zeros((1, K.COLUMNS), np.int64)
+        self.cards = np.zeros((1, 52), np.int64)
+        self.score = np.zeros(1, np.float64)
+        self.mask = np.zeros((1, N_ACTIONS), np.int8)
         self.pieces = np.empty((1, 104), np.int8)
         self.counters = np.empty((1, 5), np.int16)
-        self.out = np.empty((1, width if wide else 1), np.float32)
-        self.out8 = np.empty((1, 1 if wide else width), np.uint8)
-        self.row = self.out[0] if wide else self.out8[0]
-        self.prank = np.zeros((1, 28), np.int64)
-        self.srank = np.zeros((1, 24), np.int64)
+        out = np.empty((1, width if wide else 1), np.float32)
+        out8 = np.empty((1, 1 if wide else width), np.uint8)
+        self.row = out[0] if wide else out8[0]
+        self.code = np.zeros(K.CODE_LEN, np.uint8)
+        self.args = (self.S, self.cards, np.zeros((1, 28), np.int64), np.zeros((1, 24), np.int64),
+                     np.zeros((1, 14), np.int64), self.score, self.mask, ci, cf, self.pieces,
+                     self.counters, out, out8)  # fmt: skip
+        self.play_one = K.play_one
+        # game.score's type: an int, or a float where the scoring has a win bonus
+        self.score_type = type(points(settings.rules.scoring, 0, 0, False, False, 0))
 
-    def deal(self, s: st.State) -> None:
-        """Take the ranks of ``s``'s deal."""
-        self.prank[0] = s._prank
-        self.srank[0] = s._srank
+    def deal(self, cards: tuple[int, ...]) -> str:
+        """Take ``cards`` for the next new deal (``play_one(-1, ...)``); returns their code."""
+        self.cards[0] = cards
+        _kernel().code_chars(self.cards[0], self.code)
+        return self.code.tobytes().decode()
 
-    def observe(self, s: st.State, seen: int, mode: str, mask: np.ndarray) -> Any:
-        """The observation of ``s`` in ``mode`` (``seen``: cycle cards ever face up)."""
-        _kernel().observe(s.pyr, s.left, s.ptr, int(s.drawn), s.recycles, seen,
-                       SHAPES[s.pyr].exposed_mask, self.prank, self.srank, self.ci, self.cf,
-                       self.raw, self.pieces, self.counters, self.out, self.out8)  # fmt: skip
+    def observation(self, mode: str, mask: np.ndarray) -> Any:
+        """The observation in ``mode``, as copies of the buffers."""
         if mode == "dict":
             p = self.pieces[0]
             return {
