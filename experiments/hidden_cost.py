@@ -7,8 +7,9 @@ solver with one pass fewer (what a player reaches by scouting the first pass, th
 perfectly: the floor of the best honest play under a pass limit), and the honest agents
 ``scout`` and ``pimc`` with ``greedy`` for scale, each with its 95% Wilson interval and its
 CPU time per deal. Each preset's rows go to ``--out/<preset>.json`` as soon as they are done,
-and a preset already there is not run again (delete the file to redo it); ``--out/table.md``
-is the table of every file in the folder.
+and a preset already there is not run again (delete the file to redo it), but for the agents
+of ``--agents`` it lacks (or ``--redo`` names), which are played and added. ``--out/table.md``
+is the table of every file in the folder (an agent beyond the three gets its own columns).
 """
 
 from __future__ import annotations
@@ -58,15 +59,24 @@ def fewer_passes(preset: str, deals: list[int], workers: int) -> dict | None:
     }
 
 
-def run_preset(preset: str, seeds: str, workers: int) -> dict:
+def run_preset(preset: str, seeds: str, workers: int, agents: tuple[str, ...] = AGENTS) -> dict:
+    """The bounds and ``agents``' wins on the deals ``seeds``, as the JSON file keeps them."""
     deals = list(seed_set(seeds))
     solver = solver_labels(get_rules(preset), deals)
     rows = {"preset": preset, "seeds": seeds, "deals": len(deals)}
     rows["solver"] = [n for n in deals if solver[n]]
     rows["fewer_passes"] = fewer_passes(preset, deals, workers)
     rows["agents"] = {}
-    for name in AGENTS:
-        report = evaluate(name, preset, deals, workers=workers)
+    return add_agents(rows, agents, workers)
+
+
+def add_agents(rows: dict, agents: tuple[str, ...], workers: int) -> dict:
+    """``rows`` with each of ``agents`` it lacks played on its deals (kept ones not replayed)."""
+    deals = list(seed_set(rows["seeds"]))
+    for name in agents:
+        if name in rows["agents"]:
+            continue
+        report = evaluate(name, rows["preset"], deals, workers=workers)
         s = report.summary()
         rows["agents"][name] = {
             "won": [e.deal for e in report.episodes if e.won],
@@ -84,8 +94,9 @@ def _cell(won: list[int], n: int, solver: set[int]) -> str:
 
 def table(results: list[dict]) -> str:
     """One row per preset: each figure as a share of the deals and of the solver's wins."""
-    header = ["preset", "deals", "solver", "solver, one pass fewer", "greedy", "scout", "pimc",
-              "pimc CPU / deal"]  # fmt: skip
+    more = sorted({a for r in results for a in r["agents"]} - set(AGENTS))
+    header = ["preset", "deals", "solver", "solver, one pass fewer", *AGENTS, *more,
+              *(f"{a} CPU / deal" for a in ("pimc", *more))]  # fmt: skip
     rows = []
     for r in results:
         n, solver = r["deals"], set(r["solver"])
@@ -105,8 +116,11 @@ def table(results: list[dict]) -> str:
         agents = r["agents"]
         rows.append(
             [f"`{r['preset']}`", r["seeds"], f"{len(solver) / n:.1%}", bound]
-            + [cell(agents[name]["won"]) for name in ("greedy", "scout", "pimc")]
-            + [f"{1000 * agents['pimc']['cpu_per_deal']:.0f} ms"]
+            + [cell(agents[a]["won"]) if a in agents else "–" for a in (*AGENTS, *more)]
+            + [
+                f"{1000 * agents[a]['cpu_per_deal']:.0f} ms" if a in agents else "–"
+                for a in ("pimc", *more)
+            ]
         )
     return markdown_table(header, rows)
 
@@ -116,16 +130,29 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rules", nargs="+", default=["msc"])
     p.add_argument("--seeds", default="test[:500]")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--agents", nargs="+", default=list(AGENTS), help="honest agents to play")
+    p.add_argument("--redo", nargs="+", default=[], help="agents to play again where kept")
     p.add_argument("--out", type=Path, default=Path("results/hidden_cost"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for preset in args.rules:
         path = args.out / f"{preset}.json"
+        agents = tuple(args.agents)
         if path.exists():
-            print(f"{preset}: kept from {path}")
+            rows = json.loads(path.read_text())
+            for name in args.redo:  # played again below, with today's code
+                rows["agents"].pop(name, None)
+            missing = [a for a in agents if a not in rows["agents"]]
+            print(f"{preset}: kept from {path}" + f", adding {', '.join(missing)}" * bool(missing))
+            if missing:
+                rows = add_agents(rows, agents, args.workers)
+                rows.setdefault("added", {}).update(
+                    {a: {"date": time.strftime("%Y-%m-%d"), "machine": machine()} for a in missing}
+                )
+                path.write_text(json.dumps(rows) + "\n")
             continue
         start = time.time()
-        rows = run_preset(preset, args.seeds, args.workers)
+        rows = run_preset(preset, args.seeds, args.workers, agents)
         rows["wall_s"], rows["machine"] = round(time.time() - start), machine()
         rows["date"] = time.strftime("%Y-%m-%d")
         path.write_text(json.dumps(rows) + "\n")
