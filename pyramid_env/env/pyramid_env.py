@@ -129,7 +129,7 @@ class PyramidEnv(gym.Env):
             self._fast = _CompiledGame(self.settings)
         if self._fast is not None:
             self._code = self._fast.deal(d.cards)  # the code is costly: once a deal, compiled
-            self._fast.play_one(-1, *self._fast.args)
+            _kernel().play_one(-1, *self._fast.args)
             self._sync()
         else:
             self._code = d.code
@@ -157,7 +157,7 @@ class PyramidEnv(gym.Env):
         fast = self._fast
         if fast is None:
             return self._python_step(action)
-        reward, code = fast.play_one(action, *fast.args)
+        reward, code = _kernel().play_one(action, *fast.args)
         if code < 0:  # illegal, under illegal_action="raise": nothing changed
             self._raise_illegal(action)
         self._sync()
@@ -437,7 +437,6 @@ class _CompiledGame:
         self.args = (self.S, self.cards, np.zeros((1, 28), np.int64), np.zeros((1, 24), np.int64),
                      np.zeros((1, 14), np.int64), self.score, self.mask, ci, cf, self.pieces,
                      self.counters, out, out8)  # fmt: skip
-        self.play_one = K.play_one
         # game.score's type: an int, or a float where the scoring has a win bonus
         self.score_type = type(points(settings.rules.scoring, 0, 0, False, False, 0))
 
