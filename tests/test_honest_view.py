@@ -57,10 +57,20 @@ def games(report):
         lambda: make_agent("random-removal"),  # draws from its rng: the view must not
         lambda: make_agent("scout"),
         lambda: PimcAgent(samples=3, budget=3_000),
+        lambda: PimcAgent(samples=3, budget=3_000, order="greedy-careful", exact=True, extra=3),
         lambda: make_agent("ppo-msc"),  # a policy: reads the observation
         lambda: make_agent("expit-msc"),  # a network within greedy's ranking
     ],
-    ids=["greedy", "greedy-careful", "random-removal", "scout", "pimc", "ppo-msc", "expit-msc"],
+    ids=[
+        "greedy",
+        "greedy-careful",
+        "random-removal",
+        "scout",
+        "pimc",
+        "pimc-settings",
+        "ppo-msc",
+        "expit-msc",
+    ],
 )
 def test_honest_agents_play_the_same_games_shown_worlds_as_shown_the_deal(make, rules):
     seeds = "val[:6]" if rules == "msc" else "val[6:12]"
