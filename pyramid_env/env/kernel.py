@@ -560,6 +560,7 @@ def play_one(a: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, 
     """
     c = _config(ci, cf)
     k = c.knobs
+    i = len(S) - 1  # the row, 0: an int64, not the literal 0 (numba would compile it apart)
     ids = np.empty(64, np.int64)
     exps = np.empty(28, np.int64)
     cands = np.empty(56, np.int64)
@@ -567,17 +568,17 @@ def play_one(a: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, 
     reward = 0.0
     code = 0
     if a < 0:
-        _deal_row(0, S, cards, prank, srank, stock_of, k)
-        exp = _refresh(0, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-        _score(0, S, score, c)
+        _deal_row(i, S, cards, prank, srank, stock_of, k)
+        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+        _score(i, S, score, c)
     else:
-        if c.raise_illegal and (S[0, DONE] or not mask[0, a]):
+        if c.raise_illegal and (S[i, DONE] or not mask[i, a]):
             return 0.0, -1
-        reward, code, exp, go = _play(0, a, S, prank, srank, stock_of, score, mask, c, ids,
+        reward, code, exp, go = _play(i, a, S, prank, srank, stock_of, score, mask, c, ids,
                                       exps, cands)  # fmt: skip
         if not go:
             code += 4
-    _encode(0, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, pieces, counters, out,
+    _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, pieces, counters, out,
             out8)  # fmt: skip
     return reward, code
 
