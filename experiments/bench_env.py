@@ -16,6 +16,9 @@ shared, and CPU time is what the code costs, whatever else runs. Resets are insi
   (default: the tag ``numpy-vector-env``), extracted to a temporary folder and timed in a child
   process in the same run; skipped if the ref is missing.
 
+``--cold`` times instead the first use of each env with numba's cache cold (its compilation),
+then warm, in child processes (CPU seconds).
+
 Issue 30's targets: vector 256 onehot >= 8x numpy 256 onehot; single env through ``gym.make``
 >= 1.0x ``gym.make("CartPole-v1")``.
 """
@@ -135,6 +138,37 @@ def numpy_child(tree: str, rules: str, sizes: list[int], forms: list[str], steps
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+COLD = """
+import sys, time
+c0 = time.process_time()
+import pyramid_env.env as E
+c1 = time.process_time()
+if sys.argv[1] == "vector":
+    E.PyramidVectorEnv(256, obs_mode="onehot").reset(seed=0)
+else:
+    env = E.PyramidEnv(obs_mode="onehot")
+    env.reset(seed=0)
+    env.step(env.legal_actions()[0])
+print(c1 - c0, time.process_time() - c1)
+"""
+
+
+def cold_start(what: str) -> tuple[float, float, float]:
+    """CPU s of the import and of ``what``'s first use with numba's cache cold, then warm.
+
+    ``what``: ``"single"`` (``PyramidEnv`` reset and one step) or ``"vector"`` (a first reset of
+    256 games); each in a child process whose ``NUMBA_CACHE_DIR`` is a new empty folder.
+    """
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):  # cold, then warm from the cache the first run wrote
+            cmd = [sys.executable, "-c", COLD, what]
+            done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+            runs.append([float(x) for x in done.stdout.split()])
+    return runs[0][0], runs[0][1], runs[1][1]
+
+
 def extract(ref: str, into: str) -> bool:
     """``ref``'s package folder extracted into ``into`` (False if git or the ref is missing)."""
     try:
@@ -163,7 +197,17 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
     )
     p.add_argument("--numpy-ref", default="numpy-vector-env")
     p.add_argument("--json", help="write the figures to this file too")
+    p.add_argument(
+        "--cold", action="store_true", help="time the first use with numba's cache cold, only"
+    )
     args = p.parse_args(argv)
+    if args.cold:
+        for what in ("single", "vector"):
+            imp, cold, warm = cold_start(what)
+            print(
+                f"{what}: import {imp:.2f} s, first use cold {cold:.2f} s, warm {warm:.2f} s (CPU)"
+            )
+        return {}
     from pyramid_env.env import PyramidEnv, PyramidVectorEnv
 
     rules, steps, reps = args.rules, args.steps, args.repeats
