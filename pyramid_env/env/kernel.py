@@ -4,9 +4,9 @@
 and calls :func:`step_games` once a step; the single env keeps one row and calls
 :func:`play_one`. The rules are the engine's primitives compiled as they are (move generator,
 ``play``, ``turn_id``, dead-deal test); this module's own are the episode's bookkeeping
-(:func:`_play`) and the observation's layout, both tested equal to the engine's Python path
-step for step. Without numba it runs as plain Python, slowly. docs/scaling.md ("Training
-throughput") describes the arrays and the new deals' shuffle.
+(:func:`step_games` inline, :func:`_play` for one game) and the observation's layout, tested
+equal to the engine's Python path step for step. Without numba it runs as plain Python,
+slowly. docs/scaling.md ("Training throughput") describes the arrays and the new deals' shuffle.
 """
 
 from __future__ import annotations
@@ -399,18 +399,21 @@ def _score(i: int, S: Any, score: Any, c: Config) -> None:
 
 
 @_jit
-def _outcome(i: int, S: Any, score: Any, info: Any) -> None:
-    """Game ``i``'s infos: cards left, moves, pass, score, won."""
-    info.pyramid_left[i] = S[i, PLEFT]
+def _outcome(i: int, S: Any, score: Any, c: Config, info: Any) -> None:
+    """Game ``i``'s score (into ``score`` and the infos), cards left, moves, pass, won."""
+    pleft = S[i, PLEFT]
+    won = S[i, WON] != 0
+    score[i] = points(c.scoring, 28 - pleft, 24 - S[i, SLEFT], pleft == 0, won, S[i, MOVES_], 0.0)
+    info.pyramid_left[i] = pleft
     info.moves[i] = S[i, MOVES_]
     info.pass_[i] = S[i, REC] + 1
     info.score[i] = score[i]
-    info.won[i] = S[i, WON] != 0
+    info.won[i] = won
 
 
 def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any,
           c: Config, ids: Any, exps: Any, cands: Any) -> tuple[float, int, int, bool]:  # fmt: skip
-    """Game ``i`` plays action ``a`` as ``PyramidEnv.step`` does (one statement for both envs).
+    """Game ``i`` plays action ``a`` as ``PyramidEnv.step`` does (:func:`step_games` inline).
 
     An action the mask forbids (or any, once done) leaves the position and costs the illegal
     reward. Returns the reward, why truncated (0, 1 ``max_steps``, 2 idle passes), the exposed
@@ -451,7 +454,8 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
     return reward, trunc, exp, go
 
 
-if AVAILABLE:  # compiled into their callers, as the code was before it was shared
+if AVAILABLE:  # compiled into play_one. step_games keeps its own copy of these lines: sharing
+    # them cost the vector env 10-25% a step (measured 2026-12-02, docs/scaling.md)
     register_jitable(inline="always")(_score)
     register_jitable(inline="always")(_play)
 
@@ -496,27 +500,53 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
             exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-            _score(i, S, score, c)
             info.mask[i] = mask[i]
-            _outcome(i, S, score, info)
+            _outcome(i, S, score, c, info)
             _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                     info.counters, info.out, info.out8)  # fmt: skip
             continue
-        term = False
-        trunc = 0
-        reward = 0.0
-        if S[i, ENDED]:
+        before = S[i, PLEFT]
+        before_score = score[i]
+        ended = S[i, ENDED] != 0
+        a = int(actions[i])
+        go = not ended and not S[i, DONE] and mask[i, a] != 0
+        if ended:
             shuffle(numbers[i], cards[i])
             _deal_row(i, S, cards, prank, srank, stock_of, k)
             code_chars(cards[i], codes[i])
-            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-            _score(i, S, score, c)
-        else:
-            reward, trunc, exp, _ = _play(i, int(actions[i]), S, prank, srank, stock_of, score,
-                                          mask, c, ids, exps, cands)  # fmt: skip
-            term = S[i, DONE] != 0
+        elif go:
+            pyr, left, ptr, drawn, rec = P.play(
+                int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
+                int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
+            )  # fmt: skip
+            S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = pyr, left, ptr, drawn, rec
+            S[i, MOVES_] += 1
+            if a > 1:  # a removal
+                S[i, IDLE] = 0
+                S[i, REMOVED] = 1
+            elif a == 1:  # a pass ends: idle unless it saw a removal
+                S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
+                S[i, REMOVED] = 0
+            S[i, SEEN] |= P.face_up(left, ptr, k)
+        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
         info.mask[i] = mask[i]
-        _outcome(i, S, score, info)
+        _outcome(i, S, score, c, info)
+        term = False
+        trunc = 0
+        reward = 0.0
+        if not ended:
+            if go:
+                reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0,
+                                     before_score, score[i])  # fmt: skip
+            else:
+                reward = c.illegal_reward
+            S[i, STEPS] += 1
+            term = S[i, DONE] != 0
+            if not term:
+                if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
+                    trunc = 2
+                elif S[i, STEPS] >= c.max_steps:
+                    trunc = 1
         rewards[i] = reward
         terminated[i] = term
         truncated[i] = trunc != 0
@@ -553,8 +583,8 @@ def play_one(a: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, 
              out8: Any) -> tuple[float, int]:  # fmt: skip
     """The single env's step of action ``a``, or (``a`` < 0) its new deal ``cards[0]``.
 
-    One game kept as one row of :func:`step_games`' arrays, played by the same :func:`_play`,
-    its observation written into the one-row outputs; one call a step. Returns the reward and
+    One game kept as one row of :func:`step_games`' arrays, played by :func:`_play`, its
+    observation written into the one-row outputs; one call a step. Returns the reward and
     a code: why truncated (0, 1, 2), plus 4 if ``a`` was not played; ``(0.0, -1)``, nothing
     changed, for an action the rules forbid under ``illegal_action="raise"``.
     """
