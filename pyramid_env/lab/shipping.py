@@ -21,9 +21,7 @@ SHIP_DIR = Path(_agents.__file__).parent / TRAINED_DIR
 
 
 def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
-    """Save the network at ``policy`` as ``dest/NAME.npz`` (float16 weights), in the manifest.
-
-    Either shipped form: an :class:`MLPPolicy` or a card network (:class:`CardNet`).
+    """Save the network at ``policy`` (either form) as ``dest/NAME.npz``, float16, in the manifest.
 
     The manifest (``manifest.json``: the file's SHA-256 and the policy's metadata) is what lists
     the shipped agents, so a missing or damaged file is reported, never silently dropped. A
