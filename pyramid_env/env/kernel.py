@@ -455,7 +455,7 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
 
 
 if AVAILABLE:  # compiled into play_one. step_games keeps its own copy of these lines: sharing
-    # them cost the vector env 10-25% a step (measured 2026-12-02, docs/scaling.md)
+    # them cost the vector env 10-28% a step (measured 2026-12-02, docs/scaling.md)
     register_jitable(inline="always")(_score)
     register_jitable(inline="always")(_play)
 
