@@ -157,5 +157,21 @@ $C --data data/two-pass.npz --positions 90000 --steps 3000 --seeds 0 1 2 --out r
 $C --data data/relaxed.npz --heldout data/relaxed_heldout.npz --positions 100000 --steps 3000 --out results/cards/relaxed
 python -m experiments.plot_cards results/cards/two-pass results/cards/msc-rel-more
 python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out experiments/figures/cards_scaling.png
+# Fourteenth session (docs/learning.md, "Three seeds, a larger network, soft labels"): seeds 1
+# and 2 of the million-position relation network, the base size on all the positions, soft
+# labels at 100,000 (the first 3,300 train deals again, --soft 8: the same positions as
+# data/msc.npz's first 103,360); the three seeds on test[:1000]; the shipped agent cards-msc.
+$C --data data/msc.npz --heldout data/msc_heldout.npz --positions 1000000 --steps 10000 --seeds 1 2 --out results/cards/msc
+python -m experiments.train_cards --size base --arch rel --threads 1 --workers 1 --data data/msc.npz --heldout data/msc_heldout.npz --steps 8000 --out results/cards/msc-rel-base
+python -m experiments.card_data --rules msc --deals 3300 --soft 8 --out data/msc_soft8_a.npz
+$C --q-target soft --data data/msc_soft8_a.npz --heldout data/msc_heldout.npz --positions 100000 --steps 3000 --out results/cards/msc-soft8
+for S in 0 1 2; do cp results/cards/msc/rel_1000000_s$S/net.npz /tmp/rel-msc-s$S.npz; done
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-s0.npz /tmp/rel-msc-s1.npz /tmp/rel-msc-s2.npz --workers 1 --out results/cards/msc/test1000-rel-seeds
+python -m experiments.plot_cards results/cards/msc results/cards/msc-rel-base results/cards/msc-soft8
+python -m experiments.cards_mistakes results/cards/msc/rel_1000000_s0/net.npz --rules msc --seeds "val[:300]" --out results/cards/msc/mistakes-rel.json
+python -m experiments.ship_agent results/cards/msc/rel_1000000_s1/net.npz cards-msc
+pyramid-env benchmark --rules msc
+# pimc plays scout's strategy where passes are unlimited (issue 32): its hidden-cost rows again.
+python -m experiments.hidden_cost --rules relaxed unlimited --seeds "test[:1000]" --redo pimc --workers 1
 # ppo_fast (masked PPO on the compiled vector env): three seeds of the relaxed learning check, their summary, the throughput against SB3's MaskablePPO, one seed of the compact network.
 for S in 1 2 3; do python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed $S --set eval.every=100000 --runs runs/ppo_fast; done; python -m experiments.ppo_fast --summary runs/ppo_fast/* --out results/ppo_fast/relaxed_seeds.json; python -m experiments.ppo_fast --bench --bench-steps 50000 --out results/ppo_fast/bench_relaxed.json; python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed 1 --set eval.every=100000 --set obs_mode=compact --set exp_name=ppo_fast_relaxed_compact --runs runs/ppo_fast_compact; python -m experiments.ppo_fast --summary runs/ppo_fast_compact/* --out results/ppo_fast/relaxed_compact_seed1.json
