@@ -50,7 +50,8 @@ def _soft(
     orders of the unseen cards drawn from ``rng``: the chance the move keeps the deal winnable
     given what the player sees, the value ``pimc`` estimates, with less noise than the one true
     order gives. Orders the solver cannot win (or tell within the budget) are left out, as the
-    true order would be. As bytes: 255 times the share.
+    true order would be; a verdict after a move that runs out of budget counts as a loss (the
+    true order's would drop the position). As bytes: 255 times the share.
     """
     wins = np.array(bits, float)
     n = 1
