@@ -164,7 +164,7 @@ python -m experiments.plot_cards results/cards/msc results/cards/relaxed --out e
 $C --data data/msc.npz --heldout data/msc_heldout.npz --positions 1000000 --steps 10000 --seeds 1 2 --out results/cards/msc
 python -m experiments.train_cards --size base --arch rel --threads 1 --workers 1 --data data/msc.npz --heldout data/msc_heldout.npz --steps 8000 --out results/cards/msc-rel-base
 python -m experiments.card_data --rules msc --deals 3300 --soft 8 --out data/msc_soft8_a.npz
-$C --q-target soft --data data/msc_soft8_a.npz --heldout data/msc_heldout.npz --positions 100000 --steps 3000 --out results/cards/msc-soft8
+$C --q-target soft --data data/msc_soft8_a.npz --heldout data/msc_heldout.npz --positions 100000 --steps 3000 --seeds 0 1 2 --out results/cards/msc-soft8
 for S in 0 1 2; do cp results/cards/msc/rel_1000000_s$S/net.npz /tmp/rel-msc-s$S.npz; done
 pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-s0.npz /tmp/rel-msc-s1.npz /tmp/rel-msc-s2.npz --workers 1 --out results/cards/msc/test1000-rel-seeds
 python -m experiments.plot_cards results/cards/msc results/cards/msc-rel-base results/cards/msc-soft8
