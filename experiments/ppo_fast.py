@@ -29,7 +29,7 @@ import torch
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.config import add_config_args, config_from_args
-from pyramid_env.lab.ppo_fast import FlatNet, Trainer, check_config, export
+from pyramid_env.lab.ppo_fast import CardPolicy, FlatNet, Trainer, check_config, export
 
 ROOT = Path(__file__).parents[1]
 
@@ -79,6 +79,8 @@ def train(cfg: dict[str, Any], runs: Path, *, init: Path | None = None) -> dict[
             torch.save(tr.net.state_dict(), run / "best.pt")
             if isinstance(tr.net, FlatNet):
                 export(tr.net, **meta, timesteps=tr.steps, val_win_rate=best).save(run / "best.npz")
+            elif isinstance(tr.net, CardPolicy):
+                tr.net.export(**meta, timesteps=tr.steps, val_win_rate=best).save(run / "best.npz")
         with open(run / "eval.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(row))
             w.writeheader()

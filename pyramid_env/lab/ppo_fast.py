@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from pyramid_env.agents import MLPPolicy, PolicyAgent
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidVectorEnv
 from pyramid_env.env.actions import N_ACTIONS
@@ -37,7 +38,13 @@ PPO_KEYS = {
     "norm_adv": bool,
     "hidden": list,
     "embed": int,
+    "arch": str,
+    "temperature": float,
+    "tie": float,
+    "value_lr": float,
+    "size": str,
 }
+ARCHS = ("mlp", "cards")
 
 
 # -- config --------------------------------------------------------------------------------------
@@ -86,7 +93,19 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     for key in ("num_minibatches", "update_epochs", "embed"):
         if key in ppo:
             integer(f"ppo.{key}", ppo[key], 1)
+    arch = ppo.get("arch", "mlp")
+    if arch not in ARCHS:
+        raise bad("ppo.arch", arch, f"one of {ARCHS}")
+    if arch == "cards" and cfg["obs_mode"] != "counts":
+        raise bad("obs_mode", cfg["obs_mode"], "'counts' with ppo.arch='cards'")
+    if ppo.get("temperature", 1.0) <= 0:
+        raise bad("ppo.temperature", ppo["temperature"], "a float > 0")
     return cfg
+
+
+def cards(cfg: dict[str, Any]) -> bool:
+    """The config trains the card network (float ``counts`` observations, not uint8)."""
+    return cfg.get("ppo", {}).get("arch", "mlp") == "cards"
 
 
 def make_env(cfg: dict[str, Any], num_envs: int | None = None, **extra: Any) -> PyramidVectorEnv:
@@ -96,7 +115,7 @@ def make_env(cfg: dict[str, Any], num_envs: int | None = None, **extra: Any) -> 
         rules=cfg["rules"],
         observe_stock=cfg["observe_stock"],
         obs_mode=cfg["obs_mode"],
-        **({} if cfg["obs_mode"] == "compact" else {"obs_dtype": "uint8"}),
+        **({} if cfg["obs_mode"] == "compact" or cards(cfg) else {"obs_dtype": "uint8"}),
         reward=cfg["reward"],
         max_steps=cfg["max_steps"],
         deals="train",
@@ -174,6 +193,36 @@ class CompactNet(nn.Module):
         return self.actor(f), self.critic(f).squeeze(-1)
 
 
+class CardPolicy(nn.Module):
+    """The card network as actor, and a small critic on its counters' token.
+
+    The actor's logits are the shipped agent's move scores (``play = "q"``: the chance the deal
+    stays winnable, the policy logit times ``tie`` breaking near ties) over ``temperature``,
+    so the greedy policy is exactly what the exported :class:`CardNetAgent` plays, and the
+    sampled one explores among the moves the network rates alike. The critic reads the token
+    detached: a fresh value head must not pull the pretrained network about while it learns.
+    """
+
+    def __init__(self, card: nn.Module, temperature: float, tie: float) -> None:
+        """``card``: a :class:`~pyramid_env.agents.cardnet_torch.CardTorch`."""
+        super().__init__()
+        self.card, self.temperature, self.tie = card, temperature, tie
+        d = card.meta["d"]
+        self.critic = nn.Sequential(layer(d, 64), nn.Tanh(), layer(64, 1, 1.0))
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Action logits ``(B, 327)`` and values ``(B,)``."""
+        out, g = self.card.scores(obs)
+        score = torch.sigmoid(out[:, 1]) + self.tie * out[:, 0]
+        return score / self.temperature, self.critic(g.detach()).squeeze(-1)
+
+    def export(self, **meta: Any) -> CardNet:
+        """The actor as the shipped numpy network (its greedy play)."""
+        from pyramid_env.agents.cardnet_torch import export
+
+        return export(self.card, {"play": "q", "tie": self.tie, "obs_mode": "counts"} | meta)
+
+
 class Logits(nn.Module):
     """The actor alone (logits of a batch), what :class:`PolicyAgent` plays for the compact net."""
 
@@ -191,6 +240,11 @@ def build_net(cfg: dict[str, Any], env: PyramidVectorEnv) -> nn.Module:
     """The network the config names, seeded by ``torch.manual_seed`` beforehand."""
     ppo = cfg.get("ppo", {})
     hidden = list(ppo.get("hidden", [64, 64]))
+    if cards(cfg):
+        from pyramid_env.agents.cardnet_torch import build
+
+        card = build("rel", ppo.get("size", "small"))
+        return CardPolicy(card, ppo.get("temperature", 0.05), ppo.get("tie", 0.1))
     if cfg["obs_mode"] == "compact":
         return CompactNet(hidden, ppo.get("embed", 8))
     return FlatNet(np.asarray(env.single_observation_space.high, np.float64), hidden)
@@ -222,6 +276,13 @@ def load_init(net: nn.Module, path: Path) -> None:
         try:
             net.load_state_dict(torch.load(path, weights_only=True))
         except (OSError, RuntimeError) as err:
+            raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
+        return
+    if isinstance(net, CardPolicy):
+        weights = CardNet.load(path).w
+        try:
+            net.card.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
+        except RuntimeError as err:
             raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
     init = MLPPolicy.load(path)
@@ -314,10 +375,16 @@ class Trainer:
         p = cfg.get("ppo", {})
         self.p = p
         self.lr = p.get("learning_rate", 2.5e-4)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=self.lr, eps=1e-5)
+        params: Any = self.net.parameters()
+        if isinstance(self.net, CardPolicy):  # the fresh critic learns at its own rate
+            critic = self.net.critic.parameters()
+            params = [{"params": self.net.card.parameters()},
+                      {"params": critic, "lr": p.get("value_lr", self.lr)}]  # fmt: skip
+        self.opt = torch.optim.Adam(params, lr=self.lr, eps=1e-5)
+        self.base_lrs = [g["lr"] for g in self.opt.param_groups]
         n, t = cfg["num_envs"], cfg["num_steps"]
         shape = (t, n, *self.env.single_observation_space.shape)
-        self.obs = torch.zeros(shape, dtype=torch.uint8)
+        self.obs = torch.zeros(shape, dtype=torch.float32 if cards(cfg) else torch.uint8)
         self.masks = torch.zeros((t, n, N_ACTIONS), dtype=torch.bool)
         self.actions = torch.zeros((t, n), dtype=torch.long)
         self.logps = torch.zeros((t, n))
@@ -368,8 +435,8 @@ class Trainer:
         """Clipped PPO on the rollout: ``update_epochs`` passes over shuffled minibatches."""
         p = self.p
         if p.get("anneal_lr", False):
-            for g in self.opt.param_groups:
-                g["lr"] = self.lr * frac_left
+            for g, lr in zip(self.opt.param_groups, self.base_lrs, strict=True):
+                g["lr"] = lr * frac_left
         adv = gae(
             self.rewards,
             self.values[:-1],
@@ -416,4 +483,6 @@ class Trainer:
         """The current policy as an agent: the numpy export, or the torch actor (compact)."""
         if isinstance(self.net, FlatNet):
             return PolicyAgent(export(self.net, **meta), name=name)
+        if isinstance(self.net, CardPolicy):
+            return CardNetAgent(self.net.export(**meta), name=name)
         return PolicyAgent(Logits(self.net).eval(), name=name, obs_mode="compact")
