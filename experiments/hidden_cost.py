@@ -131,13 +131,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seeds", default="test[:500]")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--agents", nargs="+", default=list(AGENTS), help="honest agents to play")
-    p.add_argument("--redo", nargs="+", default=[], help="agents to play again where kept")
+    p.add_argument("--redo", nargs="+", default=[], help="agents to play again, named or not")
     p.add_argument("--out", type=Path, default=Path("results/hidden_cost"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for preset in args.rules:
         path = args.out / f"{preset}.json"
-        agents = tuple(args.agents)
+        # A redone agent is played again even where --agents leaves it out (not dropped).
+        agents = tuple(dict.fromkeys([*args.agents, *args.redo]))
         if path.exists():
             rows = json.loads(path.read_text())
             for name in args.redo:  # played again below, with today's code
