@@ -76,6 +76,7 @@ def load_data(
     if target == "soft":
         if soft is None:
             raise SystemExit(f"--q-target soft: {paths} hold no soft labels (card_data --soft)")
+        out["verdict"] = out["wins"]  # what makes a position hard: a move lost for certain
         out["wins"] = soft.astype(np.float32) / 255
     out["rules"] = str(data["rules"])
     return out
@@ -115,7 +116,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
-    hard = (wins.sum(1) < legal.sum(1)).float()
+    verdict = torch.as_tensor(data.get("verdict", data["wins"]))
+    hard = (verdict.sum(1) < legal.sum(1)).float()
     weight = 1.0 + (hard_weight - 1.0) * hard
     history, sums = [], np.zeros(2)
     for step in range(1, steps + 1):

@@ -164,8 +164,41 @@ def test_the_compact_network_trains_and_plays(tmp_path):
         ("ppo.hidden", [], r"ppo.hidden=\[\]: expected a non-empty list"),
         ("ppo.learning_rate", "fast", "ppo.learning_rate='fast': expected a float"),
         ("ppo.lr", 0.1, "ppo.lr=0.1: expected a key among"),
+        ("ppo.arch", "lstm", "ppo.arch='lstm': expected one of"),
+        ("ppo.temperature", 0, "ppo.temperature=0: expected a float > 0"),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_field(key, value, said):
     cfg = tiny(f"{key}={value!r}")
     refused(ppo_fast.check_config, cfg, match=said)
+
+
+CARDS = ["rules='msc'", "obs_mode='counts'", "reward='win'", "ppo.arch='cards'"]
+
+
+def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp_path):
+    # start from the shipped card network: the trainer's greedy move is the shipped agent's,
+    # position by position, and the export after an update still plays through evaluate
+    from pyramid_env.agents.cardnet import CardNet
+
+    shipped = script.ROOT / "agents" / "trained" / "cards-msc.npz"
+    cfg = tiny(*CARDS, steps=128)
+    tr = ppo_fast.Trainer(cfg, init=shipped)
+    net = CardNet.load(shipped)
+    obs, mask = tr.next_obs, torch.from_numpy(tr.env.action_masks())
+    with torch.no_grad():
+        logits, values = tr.net(obs)
+    ours = torch.where(mask, logits, -torch.inf).argmax(-1).numpy()
+    theirs = np.where(mask.numpy(), net.act_logits(obs.numpy()), -np.inf).argmax(-1)
+    assert (ours == theirs).all() and values.shape == (8,)
+    before = {k: v.clone() for k, v in tr.net.card.state_dict().items()}
+    tr.collect()
+    assert np.isfinite(list(tr.update(1.0).values())).all()
+    assert any(not torch.equal(before[k], v) for k, v in tr.net.card.state_dict().items())
+    agent = tr.policy_agent("ppo-cards", {"rules": "msc"})
+    assert evaluate(agent, "msc", "val[:2]").summary()["deals"] == 2
+    # a card network of another size does not fit
+    base = ppo_fast.Trainer(tiny(*CARDS, "ppo.size='base'", steps=128))
+    refused(ppo_fast.load_init, base.net, shipped, match="init=.* does not fit")
+    # the card network needs the counts observation
+    refused(ppo_fast.check_config, cfg | {"obs_mode": "onehot"}, match="obs_mode='onehot'")

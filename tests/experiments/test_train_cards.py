@@ -209,6 +209,8 @@ def test_soft_labels_leave_the_game_alone_and_count_the_orders_a_player_cannot_t
     assert (d["wins"][~d["legal"]] == 0).all() and ((d["wins"] > 0) & (d["wins"] < 1)).any()
     v = train_cards.load_data(tmp_path / "s.npz", None)
     assert set(np.unique(v["wins"])) <= {0.0, 1.0} and "soft" not in v
+    # a position is hard (--hard-weight) by its verdicts, not by a share below one
+    assert (d["verdict"] == v["wins"]).all()
     plain = card_data.replay(rules, deals, hard)
     np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **plain)
     with pytest.raises(SystemExit, match="soft"):
