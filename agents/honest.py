@@ -53,26 +53,16 @@ def orders(
     return [determinize(s, places, cards, rng) for _ in range(samples)]
 
 
-def _winnable_samples(
-    s: State,
-    known: int,
-    samples: int,
-    budget: int | None,
-    rng: np.random.Generator,
-    exact: bool = False,
-) -> tuple[list[State], list[int]]:
-    """The winnable ones of the worlds :func:`orders` deals, with their lines' first moves.
+def _winnable_samples(worlds: list[State], budget: int | None) -> list[list[int] | None]:
+    """The solver's line for each of ``worlds``: ``None`` where lost (or out of budget).
 
-    A first move of -1: won already.
+    The profiler (``experiments/bench_search.py``) names a sampled order's verdict by this
+    function's name, so the solver is called from here and not from a comprehension.
     """
-    worlds: list[State] = []
-    first: list[int] = []
-    for world in orders(s, known, samples, rng, exact):
-        line = winning_line(world, budget=budget)
-        if line is not None:
-            worlds.append(world)
-            first.append(line[0] if line else -1)
-    return worlds, first
+    lines: list[list[int] | None] = []
+    for world in worlds:
+        lines.append(winning_line(world, budget=budget))
+    return lines
 
 
 @dataclass(slots=True)
@@ -127,24 +117,50 @@ def search(
     """
     if exact:
         samples = min(samples, math.factorial(len(unseen(s, known)[1])))
-    worlds, first = _winnable_samples(s, known, samples, budget, rng, exact)
-    solves = samples
+    worlds = orders(s, known, samples, rng, exact)
+    return _score(worlds, _winnable_samples(worlds, budget), candidates, budget, ties)[0]
+
+
+def _score(
+    worlds: list[State],
+    lines: list[list[int] | None],
+    candidates: list[int],
+    budget: int | None,
+    ties: bool = False,
+    solves: int | None = None,
+) -> tuple[SearchResult, list[list[int] | None]]:
+    """:func:`search`'s count over ``worlds`` whose lines (``None``: lost) are given.
+
+    Also returns, per world, a winning line after the move chosen (``None``: lost after it),
+    which a search that keeps its worlds to the next decision need not ask again. ``solves``:
+    the verdicts the lines took (default: one a world).
+    """
+    samples = len(worlds)
+    solves = samples if solves is None else solves
     wins: dict[int, int] = {}
     complete: list[int] = []
-    if not worlds:
-        return SearchResult(candidates[0], wins, complete, 0, samples, solves)
-    best, best_wins, n = candidates[0], -1, len(worlds)
+    live = [k for k, line in enumerate(lines) if line is not None]
+    after: list[list[int] | None] = [None] * samples
+    if not live:
+        return SearchResult(candidates[0], wins, complete, 0, samples, solves), after
+    best, best_wins, n = candidates[0], -1, len(live)
     for action in candidates:
         count, done = 0, True
-        for k, (world, line_start) in enumerate(zip(worlds, first, strict=True)):
-            if line_start == action:
+        follow: list[tuple[int, list[int]]] = []
+        for k, index in enumerate(live):
+            line = lines[index]
+            assert line is not None
+            if line and line[0] == action:
                 count += 1
+                follow.append((index, line[1:]))
                 continue
-            child = world.copy()
+            child = worlds[index].copy()
             apply(child, MOVES[action])
             solves += 1
-            if winning_line(child, budget=budget) is not None:
+            rest = winning_line(child, budget=budget)
+            if rest is not None:
                 count += 1
+                follow.append((index, rest))
             elif count + n - k - 1 < best_wins or (not ties and count + n - k - 1 == best_wins):
                 done = False
                 break  # cannot reach (or, without ties, beat) the best any more
@@ -153,9 +169,28 @@ def search(
             complete.append(action)
         if count > best_wins:
             best, best_wins = action, count
+            after = [None] * samples
+            for index, rest in follow:
+                after[index] = rest
         if best_wins == n and not ties:
             break  # keeps every winnable sample: no move does better
-    return SearchResult(best, wins, complete, n, samples, solves)
+    return SearchResult(best, wins, complete, n, samples, solves), after
+
+
+def carry(stock: list[int], s: State, places: list[int], cards: list[int]) -> list[int]:
+    """A world kept from an earlier decision of this game, dealt again to agree with ``s``.
+
+    ``stock``: a world from when the unseen cards were a superset of ``cards``. These go into
+    the unseen ``places`` in the order ``stock`` had them: from a uniformly random earlier world
+    this deals a uniformly random world now (a random order less the revealed cards is a random
+    order), and a world that had the revealed cards right stays as it was. Of ``s`` only the
+    visible part is read.
+    """
+    where = {card: i for i, card in enumerate(stock)}
+    new = list(s.deal.stock)
+    for place, card in zip(places, sorted(cards, key=where.__getitem__), strict=True):
+        new[place] = card
+    return new
 
 
 class _Line:
@@ -262,6 +297,9 @@ class PimcAgent:
         exact: where the unseen cards have no more than ``samples`` orders, search each once.
         extra: a decision where no move keeps every winnable sample is searched again with
             this many fresh samples (0: never), the first search's move tried first.
+        keep: keep the sampled worlds from one decision to the next (:func:`carry` deals a
+            revealed card into place), with their solver lines after the move played, so a
+            decision that reveals nothing asks no verdict before its moves.
     """
 
     name = "pimc"
@@ -281,15 +319,21 @@ class PimcAgent:
         order: str = "greedy",
         exact: bool = False,
         extra: int = 0,
+        keep: bool = False,
     ) -> None:
         """See the class docstring."""
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
+        if keep and consistent:
+            raise ValueError("keep is for the plain search, not consistent=True")
         self.samples, self.budget, self.name = samples, budget, name
         self.consistent, self.free_scout = consistent, free_scout
-        self.order, self.exact, self.extra = order, exact, extra
+        self.order, self.exact, self.extra, self.keep = order, exact, extra, keep
         self.greedy = ORDERS[order]()
         self.line = _Line(None)
+        # keep: (pyramid, the cards unseen then, the worlds' stocks); lines by (deal, fields).
+        self._worlds: tuple[tuple[int, ...], frozenset[int], list[list[int]]] | None = None
+        self._lines: dict[tuple, list[int] | None] = {}
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The move that keeps the most sampled deals winnable (greedy's order breaks ties)."""
@@ -302,16 +346,57 @@ class PimcAgent:
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
         if self.consistent:
-            worlds, _ = _winnable_samples(s, turn.known, self.samples, self.budget, rng)
+            worlds = orders(s, turn.known, self.samples, rng)
+            lines = _winnable_samples(worlds, self.budget)
+            worlds = [w for w, line in zip(worlds, lines, strict=True) if line is not None]
             if not worlds:  # lost in every sample: nothing to gain by searching
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
-        found = search(s, turn.known, prefs, self.samples, self.budget, rng, exact=self.exact)
+        if self.keep:
+            found = self._kept_search(s, turn.known, prefs, rng)
+        else:
+            found = search(s, turn.known, prefs, self.samples, self.budget, rng, exact=self.exact)
         if not self.extra or not found.winnable or found.wins[found.action] == found.winnable:
             return found.action
         # A hard decision: no move kept every winnable sample. Ask more orders.
         again = [found.action, *(a for a in prefs if a != found.action)]
-        return search(s, turn.known, again, self.extra, self.budget, rng, exact=self.exact).action
+        action = search(s, turn.known, again, self.extra, self.budget, rng, exact=self.exact).action
+        if action != found.action:
+            self._lines = {}  # the kept lines follow the first search's move
+        return action
+
+    def _kept_search(
+        self, s: State, known: int, prefs: list[int], rng: np.random.Generator
+    ) -> SearchResult:
+        """:func:`search` over the worlds kept from the last decision, topped up with new ones.
+
+        A world's verdict is asked again only where its line is not known for this position
+        (a card it had wrong was revealed, or another move than the one scored was played).
+        """
+        places, cards = unseen(s, known)
+        pyramid = s.deal.cards[:SLOTS]
+        kept = self._worlds
+        if self.exact and math.factorial(len(cards)) <= self.samples:
+            worlds = orders(s, known, self.samples, rng, exact=True)
+        else:
+            stocks = []
+            if kept is not None and kept[0] == pyramid and kept[1].issuperset(cards):
+                stocks = [carry(stock, s, places, cards) for stock in kept[2]]
+            worlds = [s.restocked(stock) for stock in stocks[: self.samples]]
+            worlds += [
+                determinize(s, places, cards, rng) for _ in range(self.samples - len(worlds))
+            ]
+        keys = [(w.deal.cards, w.fields()) for w in worlds]
+        todo = [w for w, key in zip(worlds, keys, strict=True) if key not in self._lines]
+        solved = iter(_winnable_samples(todo, self.budget))
+        lines = [self._lines[key] if key in self._lines else next(solved) for key in keys]
+        found, after = _score(worlds, lines, prefs, self.budget, solves=len(todo))
+        self._worlds = (pyramid, frozenset(cards), [list(w.deal.stock) for w in worlds])
+        self._lines = {}
+        for world, rest in zip(worlds, after, strict=True):
+            child = world.child(MOVES[found.action])
+            self._lines[(child.deal.cards, child.fields())] = rest
+        return found
 
     def _consistent_choice(self, prefs: list[int], worlds: list[State], known: int) -> int:
         """The move whose best follow-up, common to indistinguishable samples, wins most."""

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from pyramid_env import deal, evaluate
-from pyramid_env.agents import PimcAgent, ScoutAgent, Turn, make_agent
-from pyramid_env.agents.honest import determinize, orders, unseen
+from pyramid_env.agents import PimcAgent, ScoutAgent, Turn, honest, make_agent
+from pyramid_env.agents.honest import carry, determinize, orders, unseen
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.seeds import labels
@@ -59,6 +59,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # Exact orders of few unseen cards, greedy-careful's move order, hard decisions asked again.
     plus = PimcAgent(samples=6, budget=3_000, order="greedy-careful", exact=True, extra=4)
     assert_blind_to_unseen_order(plus, rules, range(1, 3), steps=60, shuffles=1)
+    # Worlds and their lines kept from one decision to the next (each twin is a copy of them).
+    kept = PimcAgent(samples=6, budget=3_000, exact=True, extra=4, keep=True)
+    assert_blind_to_unseen_order(kept, rules, range(1, 3), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
@@ -82,6 +85,38 @@ def test_exact_orders_deal_each_order_of_few_unseen_cards_once():
     assert len(worlds) == 6 and len(dealt) == 6 and all(sorted(d) == cards for d in dealt)
     assert rng.random() == np.random.default_rng(0).random()  # no sampling: rng untouched
     assert len(orders(s, known, 5, rng, exact=True)) == 5  # more orders than samples: sampled
+
+
+def test_carry_deals_revealed_cards_into_place_and_keeps_the_rest_in_order():
+    s = State(deal(4), "msc")
+    before, cards = unseen(s, face_up(s))
+    right = list(s.deal.stock)  # had the next card right
+    wrong = right[:]
+    wrong[1], wrong[5] = wrong[5], wrong[1]  # had it four places later
+    apply(s, MOVES[0])  # draw: the next stock card turns face up
+    places, now = unseen(s, face_up(s) & s.left)
+    assert places == before[1:] and set(now) < set(cards)
+    assert carry(right, s, places, now) == right
+    moved = carry(wrong, s, places, now)
+    assert moved[1] == s.deal.stock[1]  # the revealed card, where it is
+    assert [moved[i] for i in places] == [c for c in wrong if c in now]  # the rest in order
+
+
+def test_kept_worlds_spare_the_verdicts_of_decisions_that_reveal_nothing(monkeypatch):
+    asked = []
+    real = honest._winnable_samples
+
+    def spy(worlds, budget):
+        asked.append(len(worlds))
+        return real(worlds, budget)
+
+    monkeypatch.setattr(honest, "_winnable_samples", spy)
+    searched = evaluate(PimcAgent(samples=8, keep=True), rules="two-pass", seeds="val[:4]")
+    assert 0 in asked and sum(asked) < 8 * len(asked)  # some decisions asked no verdict
+    monkeypatch.setattr(honest, "_winnable_samples", real)
+    # Each game starts afresh: the same games in one process as in two.
+    again = evaluate(PimcAgent(samples=8, keep=True), rules="two-pass", seeds="val[:4]", workers=2)
+    assert again.episodes == searched.episodes
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():

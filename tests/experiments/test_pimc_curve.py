@@ -18,6 +18,7 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
     pimc_curve.main(args)
     pimc_curve.main([*args, "--budget", "1", "5"])
     pimc_curve.main([*args, "--order", "greedy-careful", "--exact", "--extra", "2"])
+    pimc_curve.main([*args, "--keep"])
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [(r["agent"], r["samples"], r["seeds"]) for r in rows] == [
@@ -25,6 +26,8 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
         ("pimc-budget1", "1", "val[:3]"),
         ("pimc-budget5", "1", "val[:3]"),
         ("pimc-careful-exact-extra2", "1", "val[:3]"),
+        ("pimc-keep", "1", "val[:3]"),
     ]
-    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, pimc_curve.DEFAULT_BUDGET]
-    assert (spied[-1].order, spied[-1].exact, spied[-1].extra) == ("greedy-careful", True, 2)
+    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, *[pimc_curve.DEFAULT_BUDGET] * 2]
+    assert (spied[-2].order, spied[-2].exact, spied[-2].extra) == ("greedy-careful", True, 2)
+    assert spied[-1].keep and not spied[-2].keep
