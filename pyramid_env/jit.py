@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import types as types_
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,25 @@ def compiled(registry: list[Any]) -> Callable[[Any], Any]:
         return fast
 
     return wrap
+
+
+def outlined(registry: list[Any]) -> dict[str, Any]:
+    """The primitives of ``P.INLINED`` by name, each compiled once as a function of its own.
+
+    The searches inline them (a call per position costs them); a caller that calls them once a
+    step need not, and inlining makes numba type their code again at every call site, which
+    is most of such a kernel's first compilation. The copies call each other, not the inlined
+    versions; ``registry`` as for :func:`compiled`. Without numba: the primitives themselves.
+    """
+    if not AVAILABLE:
+        return {fn.__name__: fn for fn in P.INLINED}
+    names = dict(vars(P))  # the copies' globals: the primitives' module, these names rebound
+    wrap = compiled(registry)
+    for fn in P.INLINED:
+        copy = types_.FunctionType(fn.__code__, names, fn.__name__, fn.__defaults__)
+        copy.__qualname__, copy.__module__ = fn.__qualname__, fn.__module__
+        names[fn.__name__] = wrap(copy)
+    return {fn.__name__: names[fn.__name__] for fn in P.INLINED}
 
 
 def forget_stale_cache(registry: list[Any], name: str) -> None:

@@ -30,17 +30,26 @@ from pyramid_env.engine.deal import (
 from pyramid_env.engine.game import points
 from pyramid_env.engine.layout import COVER_MASK, FULL
 from pyramid_env.engine.rules import Scoring
-from pyramid_env.env.settings import step_reward
-from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache
+from pyramid_env.env.settings import REWARDS, step_reward
+from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache, outlined
+
+_CACHED: list[Any] = []
+_jit = compiled(_CACHED)
+# The move generator and a move as calls, not inlined: a game calls each once a step, and
+# compiled inline they were most of the kernel's first compilation.
+_OUT = outlined(_CACHED)
+_shape, _removals, _play_move = _OUT["shape"], _OUT["removals"], _OUT["play"]
+_tops, _turn_id = _OUT["tops"], _OUT["turn_id"]
 
 if AVAILABLE:  # the single env's score and reward, compiled as they are
     from numba.extending import register_jitable
 
     register_jitable(points)
-    register_jitable(step_reward)
-
-_CACHED: list[Any] = []
-_jit = compiled(_CACHED)
+    # A function of its own, called with the kind as a constant string (see _reward): numba
+    # compiles one version per kind and drops the other kinds' branches, string compares and all.
+    _step_reward = _jit(step_reward)
+else:
+    _step_reward = step_reward
 
 # Columns of the games' state array (int64, one row per game).
 PYR, LEFT, PTR, DRAWN, REC = 0, 1, 2, 3, 4  # the position, as State holds it
@@ -183,7 +192,7 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
     # int(): the primitives call int methods, which numpy integers lack (numba: a no-op)
     pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
     drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
-    shape = P.shape(pyr, COVER, k.covering_pair, exps, cands)
+    shape = _shape(pyr, COVER, k.covering_pair, exps, cands)
     ne, nc = shape & 255, shape >> 8
     exp = 0
     for a in range(ne):
@@ -193,13 +202,13 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
     done = True
     if not won:
         pr = prank[i]
-        n = P.removals(exps, ne, cands, nc, left, ptr, drawn, pr, srank[i], KING_ID, PAIR_ID, k,
+        n = _removals(exps, ne, cands, nc, left, ptr, drawn, pr, srank[i], KING_ID, PAIR_ID, k,
                        ids)  # fmt: skip
         dead = False
         if n == 0 and (k.dead_deal_ends or stops_dead):
             dead = P.nothing_can_help(pyr, exp, left, pr, stock_of[i], k)
         if not dead:
-            turn = P.turn_id(left, ptr, rec, k)
+            turn = _turn_id(left, ptr, rec, k)
             if turn >= 0:
                 ids[n] = turn
                 n += 1
@@ -247,7 +256,7 @@ def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bo
             if live:
                 raw[108 + srank[i, j]] += 1  # an unseen card of this rank
         raw[80 + j] = live * (2 if j < ptr else 1)
-    w, d = P.tops(left, ptr, drawn, k)
+    w, d = _tops(left, ptr, drawn, k)
     if w >= 0:
         raw[80 + w] = 3
     if d >= 0:
@@ -314,7 +323,7 @@ class Config(NamedTuple):
 
     knobs: P.Knobs
     scoring: Points
-    reward: str  # "cards", "win" or "score": step_reward's kind
+    reward: int  # step_reward's kind, as its index in REWARDS
     illegal_reward: float
     stops_dead: bool  # the env ends a dead deal the rules would play on
     reveal: bool  # observe_stock="full"
@@ -335,7 +344,7 @@ def config_of(settings: Any) -> Config:
     return Config(
         knobs=rules.knobs,
         scoring=Points.of(rules.scoring),
-        reward=settings.reward,
+        reward=REWARDS.index(settings.reward),
         illegal_reward=settings.illegal_reward,
         stops_dead=settings.stops_at_dead_deal,
         reveal=settings.observe_stock == "full",
@@ -356,8 +365,7 @@ def config_arrays(c: Config) -> tuple[np.ndarray, np.ndarray]:
     numba types a tuple argument in Python at every call (about 100 microseconds for these
     nested ones), an array in C: the kernel's entry takes arrays and rebuilds the tuples.
     """
-    reward = ("cards", "win", "score").index(c.reward)
-    ints = [*c.knobs, *c.scoring[:3], reward, c.stops_dead, c.reveal, c.form, c.scaled,
+    ints = [*c.knobs, *c.scoring[:3], c.reward, c.stops_dead, c.reveal, c.form, c.scaled,
             c.max_steps, c.max_idle, c.raise_illegal]  # fmt: skip
     floats = [*c.scoring[3:], c.illegal_reward]
     assert len(ints) == N_INTS and len(floats) == N_FLOATS
@@ -369,8 +377,7 @@ def _config(ci: Any, cf: Any) -> Config:
     """The inverse of :func:`config_arrays`, in compiled code."""
     k = P.Knobs(ci[0], ci[1], ci[2], ci[3], ci[4], ci[5], ci[6], ci[7], ci[8])
     scoring = Points(ci[9], ci[10], ci[11], cf[0], cf[1], cf[2])
-    reward = "cards" if ci[12] == 0 else ("win" if ci[12] == 1 else "score")
-    return Config(k, scoring, reward, cf[3], ci[13] != 0, ci[14] != 0, ci[15], ci[16] != 0,
+    return Config(k, scoring, ci[12], cf[3], ci[13] != 0, ci[14] != 0, ci[15], ci[16] != 0,
                   ci[17], ci[18], ci[19] != 0)  # fmt: skip
 
 
@@ -391,6 +398,24 @@ def check_actions(actions: Any, S: Any, mask: Any, raise_illegal: bool) -> tuple
     return 0, -1
 
 
+@_jit
+def _reward(kind: int, before: int, after: int, won: bool, score_before: float,
+            score_after: float) -> float:  # fmt: skip
+    """:func:`~pyramid_env.env.settings.step_reward` of the kind ``REWARDS[kind]``.
+
+    Each kind's call passes its name as a constant: numba compiles no string code for it.
+    """
+    if kind == 0:
+        return _step_reward("cards", before, after, won, score_before, score_after)
+    if kind == 1:
+        return _step_reward("win", before, after, won, score_before, score_after)
+    return _step_reward("score", before, after, won, score_before, score_after)
+
+
+assert REWARDS == ("cards", "win", "score"), "_reward's kinds are REWARDS' in order"
+
+
+@_jit
 def _score(i: int, S: Any, score: Any, c: Config) -> None:
     """Game ``i``'s score into ``score[i]``: ``game.score`` on the row's numbers."""
     pleft = S[i, PLEFT]
@@ -411,6 +436,7 @@ def _outcome(i: int, S: Any, score: Any, c: Config, info: Any) -> None:
     info.won[i] = won
 
 
+@_jit  # step_games keeps its own copy of these lines: sharing them slowed it (docs/scaling.md)
 def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any,
           c: Config, ids: Any, exps: Any, cands: Any) -> tuple[float, int, int, bool]:  # fmt: skip
     """Game ``i`` plays action ``a`` as ``PyramidEnv.step`` does (:func:`step_games` inline).
@@ -424,7 +450,7 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
     before_score = score[i]
     go = not S[i, DONE] and mask[i, a] != 0
     if go:
-        pyr, left, ptr, drawn, rec = P.play(
+        pyr, left, ptr, drawn, rec = _play_move(
             int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]), int(S[i, REC]),
             a, int(MOVE_A[a]), int(MOVE_B[a]), k,
         )  # fmt: skip
@@ -440,8 +466,7 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
     exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
     _score(i, S, score, c)
     if go:
-        reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score,
-                             score[i])  # fmt: skip
+        reward = _reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score, score[i])
     else:
         reward = c.illegal_reward
     S[i, STEPS] += 1
@@ -452,12 +477,6 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
         elif S[i, STEPS] >= c.max_steps:
             trunc = 1
     return reward, trunc, exp, go
-
-
-if AVAILABLE:  # compiled into play_one. step_games keeps its own copy of these lines: sharing
-    # them cost the vector env 10-28% a step (measured 2026-12-02, docs/scaling.md)
-    register_jitable(inline="always")(_score)
-    register_jitable(inline="always")(_play)
 
 
 class Infos(NamedTuple):
@@ -500,7 +519,8 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
             exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-            info.mask[i] = mask[i]
+            for j in range(327):  # not a slice copy: numba compiles its error message slowly
+                info.mask[i, j] = mask[i, j]
             _outcome(i, S, score, c, info)
             _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                     info.counters, info.out, info.out8)  # fmt: skip
@@ -515,7 +535,7 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
             _deal_row(i, S, cards, prank, srank, stock_of, k)
             code_chars(cards[i], codes[i])
         elif go:
-            pyr, left, ptr, drawn, rec = P.play(
+            pyr, left, ptr, drawn, rec = _play_move(
                 int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
                 int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
             )  # fmt: skip
@@ -529,15 +549,16 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 S[i, REMOVED] = 0
             S[i, SEEN] |= P.face_up(left, ptr, k)
         exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-        info.mask[i] = mask[i]
+        for j in range(327):
+            info.mask[i, j] = mask[i, j]
         _outcome(i, S, score, c, info)
         term = False
         trunc = 0
         reward = 0.0
         if not ended:
             if go:
-                reward = step_reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0,
-                                     before_score, score[i])  # fmt: skip
+                reward = _reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score,
+                                 score[i])  # fmt: skip
             else:
                 reward = c.illegal_reward
             S[i, STEPS] += 1

@@ -14,6 +14,7 @@ from pyramid_env.engine.deal import shuffled_deck
 from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import kernel as K
+from pyramid_env.env.settings import REWARDS, step_reward
 
 NUMBERS = [0, 1, 2, 7, 12345, 2**32 - 1, 2**32, 2**63 - 1, 2**63 + 5, 2**64 - 2, 2**64 - 1]
 
@@ -35,6 +36,15 @@ def test_code_chars_are_the_deal_code():
         d = deal(n)
         K.code_chars(np.array(d.cards, np.int64), out)
         assert out.tobytes().decode() == d.code, n
+
+
+def test_the_kernels_reward_is_step_reward_of_each_kind():
+    # the kernel takes the kind as its index (a str would compile numba's string code)
+    cases = [(28, 26, False, 0.0, 10.0), (3, 0, True, 7.5, 120.25), (5, 5, False, 2.0, 2.0)]
+    for kind, name in enumerate(REWARDS):
+        for case in cases:
+            got, want = K._reward(kind, *case), step_reward(name, *case)
+            assert got == want and type(got) is type(want), (name, case)
 
 
 @pytest.mark.parametrize("rules", rule_variants(), ids=lambda r: r.name)
