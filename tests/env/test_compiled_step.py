@@ -13,6 +13,7 @@ from pyramid_env import jit
 from pyramid_env.engine import state as st
 from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.env import PyramidEnv
+from pyramid_env.solver import winning_line
 
 pytestmark = pytest.mark.skipif(not jit.AVAILABLE, reason="the compiled step needs numba")
 
@@ -92,8 +93,24 @@ def test_a_win_bonus_scores_in_floats_on_both_paths():
     # game.score is an int, or a float where the scoring has a win bonus: the info keeps it
     scoring = {"pyramid_card": 5, "win_bonus": 100.0, "win_per_move": 0.5}
     lockstep("relaxed", {"reward": "score", "scoring": scoring}, 200, 4)
-    fast, _ = pair("relaxed", scoring=scoring)
-    assert type(fast.reset(seed=0)[1]["score"]) is float
+    fast, slow = pair("relaxed", reward="score", scoring=scoring)
+    first = fast.reset(seed=0), slow.reset(seed=0)
+    agree(fast, slow, *first)
+    assert type(first[0][1]["score"]) is float
+    # a won game, on the solver's winning line: the bonus counted alike on both paths
+    lines = (winning_line(st.State(n, "relaxed"), budget=20_000) for n in range(50))
+    deal, line = next((n, line) for n, line in enumerate(lines) if line)
+    options = {"deal": deal}
+    agree(fast, slow, fast.reset(options=options), slow.reset(options=options))
+    for action in line:
+        out = fast.step(action), slow.step(action)
+        agree(fast, slow, *out)
+    _, reward, terminated, _, info = out[0]
+    moves = len(line)
+    bonus = 100.0 - 0.5 * moves
+    assert terminated and info["won"] and info["moves"] == moves
+    assert info["score"] == 5 * 28 + bonus  # every pyramid card, then the bonus
+    assert reward > bonus  # the last move's reward: its card(s) and the bonus
 
 
 def test_an_illegal_action_raises_alike_and_changes_nothing():
