@@ -71,13 +71,15 @@ def load_data(
         raise SystemExit(f"--positions {n}: {paths} hold {len(data['teacher'])}")
     out = {k: v[:n] for k, v in data.items() if k != "rules"}
     out["legal"] = np.unpackbits(out["legal"], axis=1)[:, :NUM_MOVES].astype(bool)
-    out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float32)
+    # float16 holds 0, 1 and the soft shares k/255 to 1e-3 at half float32's memory (millions
+    # of positions x 327 moves); the batches are cast to float32
+    out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float16)
     soft = out.pop("soft", None)
     if target == "soft":
         if soft is None:
             raise SystemExit(f"--q-target soft: {paths} hold no soft labels (card_data --soft)")
         out["verdict"] = out["wins"]  # what makes a position hard: a move lost for certain
-        out["wins"] = soft.astype(np.float32) / 255
+        out["wins"] = (soft / np.float16(255)).astype(np.float16)
     out["rules"] = str(data["rules"])
     return out
 
@@ -126,7 +128,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
         inp = torch.as_tensor(counts_from_packed(x)) if flat else tokens(torch.as_tensor(x))
         with torch.autocast("cpu", torch.bfloat16, enabled=bf16):
             out = net(inp).float()
-        q_loss, p_loss = losses(out, legal[idx], wins[idx], teacher[idx], weight[idx])
+        q_loss, p_loss = losses(out, legal[idx], wins[idx].float(), teacher[idx], weight[idx])
         loss = q_loss + p_loss
         opt.zero_grad()
         loss.backward()
@@ -153,7 +155,7 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
         inp = torch.as_tensor(counts_from_packed(xb)) if flat else tokens(torch.as_tensor(xb))
         outs.append(net(inp))
     out = torch.cat(outs)
-    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
+    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"]).float()
     q = out[:, 1].masked_fill(~legal, -1e9)
     hard = (wins.sum(1) < legal.sum(1)).numpy()
     best = q.argmax(1)
