@@ -166,6 +166,7 @@ def test_the_compact_network_trains_and_plays(tmp_path):
         ("ppo.lr", 0.1, "ppo.lr=0.1: expected a key among"),
         ("ppo.arch", "lstm", "ppo.arch='lstm': expected one of"),
         ("ppo.temperature", 0, "ppo.temperature=0: expected a float > 0"),
+        ("ppo.size", "huge", "ppo.size='huge': expected 'small' or 'base'"),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_field(key, value, said):

@@ -98,6 +98,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise bad("ppo.arch", arch, f"one of {ARCHS}")
     if arch == "cards" and cfg["obs_mode"] != "counts":
         raise bad("obs_mode", cfg["obs_mode"], "'counts' with ppo.arch='cards'")
+    if ppo.get("size", "small") not in ("small", "base"):
+        raise bad("ppo.size", ppo["size"], "'small' or 'base' (the card network's size)")
     if ppo.get("temperature", 1.0) <= 0:
         raise bad("ppo.temperature", ppo["temperature"], "a float > 0")
     return cfg
