@@ -360,7 +360,7 @@ N_INTS, N_FLOATS = 20, 4  # the lengths of config_arrays' two arrays
 
 
 def config_arrays(c: Config) -> tuple[np.ndarray, np.ndarray]:
-    """``c`` as an int64 and a float64 array, as :func:`run` takes it.
+    """``c`` as an int64 and a float64 array, as :func:`step_games` and :func:`play_one` take it.
 
     numba types a tuple argument in Python at every call (about 100 microseconds for these
     nested ones), an array in C: the kernel's entry takes arrays and rebuilds the tuples.
@@ -496,17 +496,23 @@ class Infos(NamedTuple):
 
 @_jit
 def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards: Any,
-               prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any,
-               c: Config, rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any,
-               info: Infos) -> int:  # fmt: skip
+               prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any, ci: Any,
+               cf: Any, rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any,
+               pyramid_left: Any, moves: Any, pass_: Any, info_score: Any, won: Any,
+               mask_out: Any, pieces: Any, counters: Any, out: Any, out8: Any) -> int:  # fmt: skip
     """One step of every game: autoreset, move, counters, reward, mask, end and observation.
 
-    A game that ended at the last step is dealt ``numbers[i]`` (next-step autoreset, reward 0);
-    any other plays ``actions[i]`` if legal, else stays with the illegal reward. ``why``: 1
+    The vector env's one call a step (and a reset); arrays only (numba types arrays fast), the
+    settings as :func:`config_arrays` gives them, the outputs :class:`Infos`' fields. A game
+    that ended at the last step is dealt ``numbers[i]`` (next-step autoreset, reward 0); any
+    other plays ``actions[i]`` if legal, else stays with the illegal reward. ``why``: 1
     truncated by ``max_steps``, 2 by the idle passes. The games ending now go into ``ends``;
     returns how many. With ``reset`` (one function for both: one compilation), every game ``i``
     in ``rows`` is dealt ``cards[i]`` instead, and the step's inputs and outputs are not read.
     """
+    c = _config(ci, cf)
+    info = Infos(pyramid_left, moves, pass_, info_score, won, mask_out, pieces, counters, out,
+                 out8)  # fmt: skip
     ids = np.empty(64, np.int64)
     exps = np.empty(28, np.int64)  # scratch: the shape of the pyramid (P.shape)
     cands = np.empty(56, np.int64)
@@ -579,23 +585,6 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
         _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                 info.counters, info.out, info.out8)  # fmt: skip
     return n_end
-
-
-@_jit
-def run(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards: Any, prank: Any,
-        srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any, ci: Any, cf: Any,
-        rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any, pyramid_left: Any,
-        moves: Any, pass_: Any, info_score: Any, won: Any, mask_out: Any, pieces: Any,
-        counters: Any, out: Any, out8: Any) -> int:  # fmt: skip
-    """:func:`step_games` with arrays only (the settings as :func:`config_arrays` gives them).
-
-    The vector env's one call a step (and a reset): numba types arrays fast.
-    """
-    c = _config(ci, cf)
-    info = Infos(pyramid_left, moves, pass_, info_score, won, mask_out, pieces, counters, out,
-                 out8)  # fmt: skip
-    return step_games(reset, rows, actions, numbers, S, cards, prank, srank, stock_of, score,
-                      mask, codes, c, rewards, terminated, truncated, why, ends, info)  # fmt: skip
 
 
 @_jit

@@ -196,7 +196,7 @@ class PyramidVectorEnv(VectorEnv):
             self._numbers[i] = d.number
         info = self._buffers()
         none = self._none
-        K.run(
+        K.step_games(
             True, resetting, none, self._numbers_u64, self._s, self._cards, self._prank,
             self._srank, self._stock_of, self._score, self._mask, self._code_chars, self._ci,
             self._cf, self._rewards, self._flags, self._flags, self._why, self._ends, *info,
@@ -247,7 +247,7 @@ class PyramidVectorEnv(VectorEnv):
         rewards = np.empty(n, np.float64)
         terminated = np.empty(n, bool)
         truncated = np.empty(n, bool)
-        self._n_ends = K.run(
+        self._n_ends = K.step_games(
             False, self._all, actions, numbers, self._s, self._cards, self._prank, self._srank,
             self._stock_of, self._score, self._mask, self._code_chars, self._ci, self._cf,
             rewards, terminated, truncated, self._why, self._ends, *info,
