@@ -236,9 +236,25 @@ def _is_default(name: str, value: Any) -> bool:
     return type(value) is type(default) and value == default
 
 
+# Bit generators whose ``random_raw()`` is the 64-bit word ``Generator.integers`` draws from
+# (MT19937's is a 32-bit word: not here). For a range of 2**63, numpy's Lemire algorithm
+# computes ``(word * 2**63) >> 64`` with a rejection threshold of ``2**63 % 2**63 == 0``: it
+# never draws twice, and returns ``word >> 1``.
+_RAW64 = frozenset({np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64})
+
+
 def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
-    """A deal number for ``reset`` without options: uniform over ``deals``, or 0..2**63-1."""
+    """A deal number for ``reset`` without options: uniform over ``deals``, or 0..2**63-1.
+
+    Without ``deals`` the number is ``rng.integers(2**63)``, read straight off the bit
+    generator where that is the same number and leaves the same state (see ``_RAW64``): an
+    autoreset draws one per new game, and ``Generator.integers`` is the slow way to it. A
+    test holds the two equal; every other generator takes ``integers``.
+    """
     if deals is None:
+        bits = rng.bit_generator
+        if type(bits) in _RAW64:
+            return bits.random_raw() >> 1
         return int(rng.integers(2**63))
     return deals[int(rng.integers(len(deals)))]
 
