@@ -175,3 +175,13 @@ pyramid-env benchmark --rules msc
 python -m experiments.hidden_cost --rules relaxed unlimited --seeds "test[:1000]" --redo pimc --workers 1
 # ppo_fast (masked PPO on the compiled vector env): three seeds of the relaxed learning check, their summary, the throughput against SB3's MaskablePPO, one seed of the compact network.
 for S in 1 2 3; do python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed $S --set eval.every=100000 --runs runs/ppo_fast; done; python -m experiments.ppo_fast --summary runs/ppo_fast/* --out results/ppo_fast/relaxed_seeds.json; python -m experiments.ppo_fast --bench --bench-steps 50000 --out results/ppo_fast/bench_relaxed.json; python -m experiments.ppo_fast --config configs/ppo_fast_relaxed.toml --total-timesteps 1000000 --seed 1 --set eval.every=100000 --set obs_mode=compact --set exp_name=ppo_fast_relaxed_compact --runs runs/ppo_fast_compact; python -m experiments.ppo_fast --summary runs/ppo_fast_compact/* --out results/ppo_fast/relaxed_compact_seed1.json
+# Issue 32, fifteenth session: pimc's opt-in settings on test[:1000] (three-pass, msc); keep=True
+# under two-pass on val[:300], then test[:1000]; the default and keep back to back on test[:200]
+# (two-pass) and val[:300] (one-pass), for CPU on the same load.
+python -m experiments.pimc_curve --rules three-pass msc --seeds "test[:1000]" --samples 32 --order greedy-careful --exact --extra 64 --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 32 64 --keep --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules two-pass --seeds "test[:1000]" --samples 32 --keep --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules two-pass --seeds "test[:200]" --samples 32 --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules two-pass --seeds "test[:200]" --samples 32 --keep --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --keep --workers 1 --out results/pimc_settings
