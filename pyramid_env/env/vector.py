@@ -40,6 +40,9 @@ from pyramid_env.env.settings import (
     unknown_arguments,
 )
 
+# The kernel's ``why`` of a truncated game (0: not truncated) as ``infos["truncated_by"]``.
+_TRUNCATED_BY = (None, "max_steps", "idle_passes")
+
 
 def short(value: Any, limit: int = 60) -> str:
     """``describe(value)``, its repr cut at ``limit`` characters (a deal as text is long)."""
@@ -146,6 +149,17 @@ class PyramidVectorEnv(VectorEnv):
         self._numbers = np.array([None] * n, dtype=object)  # deal numbers, for the infos
         self._codes = np.array([None] * n, dtype=object)  # deal codes
         self._seeds = np.array([None] * n, dtype=object)  # the seed each game was last given
+        self._true = np.ones(n, bool)  # copied for the infos' ``_key`` masks (np.ones is slower)
+        self._nones = np.array([None] * n, dtype=object)  # copied for ``truncated_by``
+        # The kernel's outputs a form leaves unused: one row each, never given out, so kept.
+        dict_ = form == K.DICT
+        wide = self._dtype == np.float32
+        self._obs_shape = (n, 104) if dict_ else (n, self._width[form])
+        self._obs_kind = 0 if dict_ else 1 if wide else 2  # dict, float32, uint8 (_buffers)
+        self._spare_pieces = np.empty((1, 104), np.int8)
+        self._spare_counters = np.empty((1, 5), np.int16)
+        self._spare_out = np.empty((1, 1), np.float32)
+        self._spare_out8 = np.empty((1, 1), np.uint8)
 
     # -- the VectorEnv API -----------------------------------------------------------------------
     def reset(
@@ -255,11 +269,8 @@ class PyramidVectorEnv(VectorEnv):
         for i in resets:
             self._codes[i] = self._code_chars[i].tobytes().decode()
         infos = self._infos(info)
-        if self._n_ends and truncated.any():
-            why = np.where(truncated, "max_steps", None).astype(object)
-            why[self._why == 2] = "idle_passes"
-            infos["truncated_by"] = why
-            infos["_truncated_by"] = truncated.copy()
+        if self._n_ends:  # a truncated game is among the games that ended
+            self._truncated_by(infos, truncated)
         return self._observation(info), rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -356,20 +367,24 @@ class PyramidVectorEnv(VectorEnv):
     def _buffers(self) -> K.Infos:
         """Fresh arrays for this call's infos and observation, for the kernel to fill.
 
-        The dict form's four int8 pieces are one (N, 104) array, split by :meth:`_observation`;
-        the other forms one (N, width) float32 or uint8 array. The unused outputs are one row.
+        Fresh because they are given out (a caller may keep last step's). The dict form's four
+        int8 pieces are one (N, 104) array, split by :meth:`_observation`; the other forms one
+        (N, width) float32 or uint8 array. The outputs a form leaves unused are the kept spares.
         """
         n = self.num_envs
-        form = self._config.form
-        dict_ = form == K.DICT
-        shape = (1, 1) if dict_ else (n, self._width[form])
-        wide = self._dtype == np.float32
+        e = np.empty
+        kind = self._obs_kind
+        pieces, counters = self._spare_pieces, self._spare_counters
+        out, out8 = self._spare_out, self._spare_out8
+        if kind == 1:
+            out = e(self._obs_shape, np.float32)
+        elif kind == 2:
+            out8 = e(self._obs_shape, np.uint8)
+        else:
+            pieces, counters = e(self._obs_shape, np.int8), e((n, 5), np.int16)
         return K.Infos(
-            np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(n, np.float64), np.empty(n, bool), np.empty((n, N_ACTIONS), np.int8),
-            np.empty((n if dict_ else 1, 104), np.int8), np.empty((n if dict_ else 1, 5), np.int16),
-            np.empty(shape if wide else (1, 1), np.float32),
-            np.empty((1, 1) if wide else shape, np.uint8),
+            e(n, np.int64), e(n, np.int64), e(n, np.int64), e(n, np.float64), e(n, np.bool_),
+            e((n, N_ACTIONS), np.int8), pieces, counters, out, out8,
         )  # fmt: skip
 
     def _observation(self, info: K.Infos) -> Any:
@@ -393,9 +408,12 @@ class PyramidVectorEnv(VectorEnv):
         return out
 
     def _infos(self, info: K.Infos) -> dict[str, Any]:
-        """The single env's info keys, one array each (Gymnasium's vector form, ``_key`` masks)."""
-        every = np.ones(self.num_envs, bool)
-        values = {
+        """The single env's info keys, one array each (Gymnasium's vector form, ``_key`` masks).
+
+        One dict literal, the masks one fresh all-True array: this runs every step.
+        """
+        every = self._true.copy()
+        return {
             "deal": self._numbers.copy(),
             "code": self._codes.copy(),
             "pyramid_left": info.pyramid_left,
@@ -405,5 +423,30 @@ class PyramidVectorEnv(VectorEnv):
             "won": info.won,
             "seed": self._seeds.copy(),
             "action_mask": info.mask,
+            "_deal": every,
+            "_code": every,
+            "_pyramid_left": every,
+            "_moves": every,
+            "_pass": every,
+            "_score": every,
+            "_won": every,
+            "_seed": every,
+            "_action_mask": every,
         }
-        return values | {f"_{k}": every for k in values}
+
+    def _truncated_by(self, infos: dict[str, Any], truncated: np.ndarray) -> None:
+        """Add ``truncated_by`` (and its mask) to ``infos`` if a game was truncated this step.
+
+        Only the games that ended are looked at (a handful a step); the kernel's ``why`` says
+        which limit cut each one.
+        """
+        ends = self._ends[: self._n_ends]
+        kinds = self._why[ends]
+        if not kinds.any():
+            return
+        why = self._nones.copy()
+        for i, kind in zip(ends.tolist(), kinds.tolist(), strict=True):
+            if kind:
+                why[i] = _TRUNCATED_BY[kind]
+        infos["truncated_by"] = why
+        infos["_truncated_by"] = truncated.copy()

@@ -234,3 +234,49 @@ def test_both_envs_read_one_settings_value():
     with pytest.raises(AttributeError):
         env.settings.max_steps = 3  # frozen
     assert set(ENV_DEFAULTS) <= set(PyramidEnv.__init__.__code__.co_varnames)
+
+
+INFO_KEYS = ("deal", "code", "pyramid_left", "moves", "pass", "score", "won", "seed", "action_mask")
+
+
+@pytest.mark.parametrize("mode", ["dict", "onehot", "compact", "counts"])
+def test_step_infos_keep_gymnasiums_form_and_every_array_is_fresh(mode):
+    # Games 0, 2, 4 only draw and recycle (the idle passes cut them), the others play at
+    # random until max_steps cuts them: both kinds of truncated_by, and steps without one.
+    n = 6
+    vec = PyramidVectorEnv(n, obs_mode=mode, max_steps=60, terminate_on_dead=False)
+    obs, info = vec.reset(seed=3)
+    rng = np.random.default_rng(4)
+    kinds, quiet = set(), 0
+    for _ in range(250):
+        masks = vec.action_masks()
+        actions = [
+            int(np.flatnonzero(m[:2] if i % 2 == 0 and m[:2].any() else m)[0])
+            if i % 2 == 0
+            else int(rng.choice(np.flatnonzero(m)))
+            for i, m in enumerate(masks)
+        ]
+        last_obs, last = obs, info
+        obs, _, _, trunc, info = vec.step(actions)
+        extra = {"truncated_by", "_truncated_by"} if trunc.any() else set()
+        assert set(info) == {*INFO_KEYS, *(f"_{k}" for k in INFO_KEYS), *extra}
+        for key in INFO_KEYS:
+            mask = info[f"_{key}"]
+            assert mask.dtype == np.bool_ and mask.shape == (n,) and mask.all()
+            assert len(info[key]) == n and info[key] is not last[key]
+            assert not np.shares_memory(info[key], last[key])
+        assert not np.shares_memory(info["_deal"], last["_deal"])
+        for a, b in zip(
+            obs.values() if mode == "dict" else [obs],
+            last_obs.values() if mode == "dict" else [last_obs],
+            strict=True,
+        ):
+            assert not np.shares_memory(a, b)
+        if not extra:
+            quiet += 1
+            continue
+        why = info["truncated_by"]
+        assert why.dtype == object and info["_truncated_by"].tolist() == trunc.tolist()
+        assert all((w is None) == (not t) for w, t in zip(why, trunc, strict=True))
+        kinds |= {w for w in why if w is not None}
+    assert kinds == {"max_steps", "idle_passes"} and quiet > 0
