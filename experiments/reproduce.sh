@@ -185,3 +185,4 @@ python -m experiments.pimc_curve --rules two-pass --seeds "test[:200]" --samples
 python -m experiments.pimc_curve --rules two-pass --seeds "test[:200]" --samples 32 --keep --workers 1 --out results/pimc_settings
 python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --workers 1 --out results/pimc_settings
 python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --keep --workers 1 --out results/pimc_settings
+python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 32 --extra 64 --workers 1 --out results/pimc_settings
