@@ -10,8 +10,8 @@ Stable-Baselines3's MaskablePPO steps one Python env at a time; this trainer
 Every ``eval.every`` steps the policy plays ``eval.seeds`` through :func:`pyramid_env.evaluate`
 (deterministic, masked: the benchmark's figures). The run folder ``<runs>/<exp_name>__<seed>__
 <time>/`` holds the config, TensorBoard logs (``tb/``), ``eval.csv``, ``metrics.json``, the
-torch weights (``last.pt``, ``best.pt``) and, for an MLP, ``best.npz``: the numpy
-:class:`~pyramid_env.agents.MLPPolicy` the benchmark plays as a ``learned`` agent.
+torch weights (``last.pt``, ``best.pt``) and, for an MLP or the card network, ``best.npz``:
+the numpy ``MLPPolicy`` or ``CardNet`` the benchmark plays as a ``learned`` agent.
 """
 
 from __future__ import annotations
@@ -243,20 +243,41 @@ def summarise(runs: list[Path]) -> dict[str, Any]:
     return out
 
 
+CURVES = ("charts/train_win_rate", "losses/value_loss", "losses/entropy", "losses/clip_frac",
+          "charts/steps_per_s")  # fmt: skip
+
+
+def curves(run: Path) -> dict[str, list[tuple[int, float]]]:
+    """A run's training curves from its TensorBoard log: (env steps, value) per update.
+
+    A curve with no point is left out (no training game ended in a short run).
+    """
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    log = EventAccumulator(str(run / "tb"))
+    log.Reload()
+    have = set(log.Tags()["scalars"])
+    return {t: [(e.step, round(e.value, 4)) for e in log.Scalars(t)] for t in CURVES if t in have}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """The command line: train per the config, or ``--bench``, or ``--summary`` of runs."""
+    """The command line: train per the config, or ``--bench``, ``--summary`` or ``--curves``."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_config_args(p, ROOT / "configs" / "ppo_fast_relaxed.toml", ROOT / "runs")
     p.add_argument("--init", type=Path, help="start from a .pt of this trainer or a policy .npz")
     p.add_argument("--bench", action="store_true", help="time ppo_fast against SB3, no training")
     p.add_argument("--bench-steps", type=int, default=50_000, help="env steps each, --bench")
-    p.add_argument("--out", type=Path, help="--bench, --summary: write the figures to this JSON")
+    p.add_argument("--out", type=Path, help="--bench, --summary, --curves: write them to this JSON")
     p.add_argument("--summary", type=Path, nargs="+", metavar="RUN", help="summarise run folders")
+    p.add_argument("--curves", type=Path, metavar="RUN", help="a run's training curves, as JSON")
     args = p.parse_args(argv)
     cfg = config_from_args(args)
     torch.set_num_threads(cfg.get("threads", 1))
-    if args.bench or args.summary:
-        out = summarise(args.summary) if args.summary else bench(cfg, args.bench_steps)
+    if args.bench or args.summary or args.curves:
+        if args.curves:
+            out = curves(args.curves)
+        else:
+            out = summarise(args.summary) if args.summary else bench(cfg, args.bench_steps)
         if args.bench:
             print(json.dumps(out, indent=1))
         if args.out:

@@ -94,18 +94,19 @@ def outlined(registry: list[Any]) -> dict[str, Any]:
     return {fn.__name__: names[fn.__name__] for fn in P.INLINED}
 
 
-def forget_stale_cache(registry: list[Any], name: str) -> None:
+def forget_stale_cache(registry: list[Any], name: str, uses: tuple[Any, ...] = ()) -> None:
     """Drop a module's compiled cache when the engine's primitives changed since it was written.
 
     numba checks a cached function against its own source file only, not against the
     functions it compiled in from elsewhere: after an edit of
     :mod:`pyramid_env.engine.primitives` it would go on running the old rules. So the cache is
-    stamped with a digest of the primitives' source (``<name>-primitives-<digest>.stamp``), and
-    flushed when the stamp is missing.
+    stamped with a digest of the primitives' source and of the other functions it ``uses``
+    (``<name>-primitives-<digest>.stamp``), and flushed when the stamp is missing.
     """
     if not registry:
         return
-    source = (inspect.getsource(P) + inspect.getsource(dead_deal)).encode()
+    parts = [inspect.getsource(P), inspect.getsource(dead_deal)]
+    source = "".join(parts + [inspect.getsource(fn) for fn in uses]).encode()
     digest = hashlib.sha256(source).hexdigest()[:16]
     try:
         stamp = Path(registry[0]._cache.cache_path) / f"{name}-primitives-{digest}.stamp"

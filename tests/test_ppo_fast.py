@@ -167,6 +167,8 @@ def test_the_compact_network_trains_and_plays(tmp_path):
         ("ppo.arch", "lstm", "ppo.arch='lstm': expected one of"),
         ("ppo.temperature", 0, "ppo.temperature=0: expected a float > 0"),
         ("ppo.size", "huge", "ppo.size='huge': expected 'small' or 'base'"),
+        ("ppo.tie", -0.1, "ppo.tie=-0.1: expected a float >= 0"),
+        ("ppo.tie", 0.1, "ppo.tie=0.1: expected no such setting with ppo.arch='mlp'"),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_field(key, value, said):
@@ -177,13 +179,21 @@ def test_a_bad_config_is_refused_naming_the_field(key, value, said):
 CARDS = ["rules='msc'", "obs_mode='counts'", "reward='win'", "ppo.arch='cards'"]
 
 
+def card_tiny(*sets: str, steps: int = 128) -> dict:
+    """The tiny config for the card network: the MLP's settings taken out."""
+    cfg = tiny(*CARDS, *sets, steps=steps)
+    for key in ppo_fast.MLP_KEYS:
+        cfg["ppo"].pop(key, None)
+    return cfg
+
+
 def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp_path):
     # start from the shipped card network: the trainer's greedy move is the shipped agent's,
     # position by position, and the export after an update still plays through evaluate
     from pyramid_env.agents.cardnet import CardNet
 
     shipped = script.ROOT / "agents" / "trained" / "cards-msc.npz"
-    cfg = tiny(*CARDS, steps=128)
+    cfg = card_tiny()
     tr = ppo_fast.Trainer(cfg, init=shipped)
     net = CardNet.load(shipped)
     obs, mask = tr.next_obs, torch.from_numpy(tr.env.action_masks())
@@ -199,7 +209,24 @@ def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp
     agent = tr.policy_agent("ppo-cards", {"rules": "msc"})
     assert evaluate(agent, "msc", "val[:2]").summary()["deals"] == 2
     # a card network of another size does not fit
-    base = ppo_fast.Trainer(tiny(*CARDS, "ppo.size='base'", steps=128))
+    base = ppo_fast.Trainer(card_tiny("ppo.size='base'"))
     refused(ppo_fast.load_init, base.net, shipped, match="init=.* does not fit")
-    # the card network needs the counts observation
+    # the card network needs the counts observation, and has no MLP widths
     refused(ppo_fast.check_config, cfg | {"obs_mode": "onehot"}, match="obs_mode='onehot'")
+    wide = cfg | {"ppo": cfg["ppo"] | {"hidden": [16]}}
+    refused(ppo_fast.check_config, wide, match=r"ppo.hidden=\[16\]: expected no such setting")
+
+
+def test_a_card_network_run_writes_a_card_network_that_plays(tmp_path):
+    cfg = card_tiny("eval.every=64", "num_envs=4", "exp_name='cards'", steps=64)
+    from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+
+    shipped = script.ROOT / "agents" / "trained" / "cards-msc.npz"
+    metrics = script.train(cfg, tmp_path, init=shipped)
+    (run,) = tmp_path.iterdir()
+    net = CardNet.load(run / "best.npz")
+    assert net.meta["val_win_rate"] == metrics["best_val_win_rate"] and net.meta["play"] == "q"
+    assert evaluate(CardNetAgent(net), "msc", "val[:2]").summary()["deals"] == 2
+    # its training curves, from the TensorBoard log, one point per update
+    curves = script.curves(run)
+    assert set(curves) <= set(script.CURVES) and [t for t, _ in curves["losses/entropy"]] == [64]

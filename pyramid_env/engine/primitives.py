@@ -461,4 +461,6 @@ INLINED = (
     shape, exposed_king, pyramid_removals, stock_removals, removals, free_removals, play, tops,
     turn_id,
 )  # fmt: skip
-"""The move generator and a move: compiled into their callers (no call to pay per position)."""
+"""The move generator and a move: compiled into the solver's callers (no call to pay per
+position); the env kernel calls compiled copies of them instead (``jit.outlined``), which
+compile once rather than at every call site."""

@@ -45,6 +45,8 @@ PPO_KEYS = {
     "size": str,
 }
 ARCHS = ("mlp", "cards")
+MLP_KEYS = {"hidden", "embed"}  # the settings of one network kind only
+CARD_KEYS = {"size", "temperature", "tie", "value_lr"}
 
 
 # -- config --------------------------------------------------------------------------------------
@@ -84,7 +86,9 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         if kind is float:
             ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
         if not ok:
-            raise bad(f"ppo.{key}", value, f"a {kind.__name__}")
+            raise bad(
+                f"ppo.{key}", value, f"a {kind.__name__}" + (" >= 0" if kind is float else "")
+            )
     hidden = ppo.get("hidden", [64, 64])
     if not hidden or not all(
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
@@ -102,6 +106,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise bad("ppo.size", ppo["size"], "'small' or 'base' (the card network's size)")
     if ppo.get("temperature", 1.0) <= 0:
         raise bad("ppo.temperature", ppo["temperature"], "a float > 0")
+    for key in sorted(set(ppo) & (CARD_KEYS if arch == "mlp" else MLP_KEYS)):
+        raise bad(f"ppo.{key}", ppo[key], f"no such setting with ppo.arch={arch!r}")
     return cfg
 
 
@@ -200,9 +206,10 @@ class CardPolicy(nn.Module):
 
     The actor's logits are the shipped agent's move scores (``play = "q"``: the chance the deal
     stays winnable, the policy logit times ``tie`` breaking near ties) over ``temperature``,
-    so the greedy policy is exactly what the exported :class:`CardNetAgent` plays, and the
-    sampled one explores among the moves the network rates alike. The critic reads the token
-    detached: a fresh value head must not pull the pretrained network about while it learns.
+    so the greedy policy is what the exported :class:`CardNetAgent` plays (up to the float16
+    rounding of its saved weights), and the sampled one explores among the moves the network
+    rates alike. The critic reads the token detached: a fresh value head must not pull the
+    pretrained network about while it learns.
     """
 
     def __init__(self, card: nn.Module, temperature: float, tie: float) -> None:
@@ -269,7 +276,10 @@ def export(net: nn.Module, **meta: Any) -> MLPPolicy:
 
 
 def load_init(net: nn.Module, path: Path) -> None:
-    """Start from ``path``: a ``.pt`` of this trainer, or an :class:`MLPPolicy` ``.npz`` (actor).
+    """Start from ``path``: a ``.pt`` of this trainer, or the weights of a shipped ``.npz``.
+
+    An :class:`MLPPolicy` (the actor's layers) for the MLP; for the card network a
+    :class:`CardNet` (``CardNet.save``).
 
     Raises:
         PyramidError: the file's layers do not fit the network.
