@@ -186,3 +186,23 @@ python -m experiments.pimc_curve --rules two-pass --seeds "test[:200]" --samples
 python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --workers 1 --out results/pimc_settings
 python -m experiments.pimc_curve --rules one-pass --seeds "val[:300]" --samples 32 --keep --workers 1 --out results/pimc_settings
 python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 32 --extra 64 --workers 1 --out results/pimc_settings
+# Fifteenth session (docs/learning.md, "Three and a half million positions, and PPO from
+# cards-msc"): 72,000 more train deals of teacher data; each million-position relation network
+# 4,000 steps on over all 3.5 million; on test[:1000] with the seed-0 control (4,000 steps on
+# the first 1.26 million, results/cards/msc-rel-more); PPO from cards-msc (stopped at 200,704
+# steps: its eval.csv and curves in results/ppo_cards/msc-tau0.05-s1).
+python -m experiments.card_data --rules msc --deals 48000 --first 100000 --workers 1 --out data/msc_b.npz
+python -m experiments.card_data --rules msc --deals 24000 --first 148000 --workers 1 --out data/msc_c.npz
+for S in 0 1 2; do
+  $C --heldout data/msc_heldout.npz --init results/cards/msc/rel_1000000_s$S/net.npz --seeds $S --steps 4000 --lr 5e-4 --data data/msc.npz data/msc_b.npz data/msc_c.npz --out results/cards/msc-3m
+  cp results/cards/msc-3m/rel_3494157_s$S/net.npz /tmp/rel-msc-3m-s$S.npz
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-3m-s$S.npz --workers 1 --out results/cards/msc-3m/test1000-s$S
+done
+python -m experiments.plot_cards results/cards/msc-3m
+cp results/cards/msc-rel-more/rel_1257152_s0/net.npz /tmp/rel-msc-more-s0.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-more-s0.npz --workers 1 --out results/cards/msc-rel-more/test1000
+# (the first run was meant for 600,000 steps and stopped after its 200,704-step evaluation)
+python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --runs runs/ppo_cards
+python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --set ppo.temperature=0.15 --set ppo.norm_adv=False --set ppo.learning_rate=2e-5 --runs runs/ppo_cards2
+for R in runs/ppo_cards/*/ runs/ppo_cards2/*/; do python -m experiments.ppo_fast --curves $R --out $R/curves.json; done
+# then eval.csv, config.json (metrics.json) and curves.json of each to results/ppo_cards/msc-tau0.05-s1, msc-tau0.15-rawadv-s1

@@ -98,6 +98,14 @@ def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: 
     return q_loss, (p_each * weight).sum() / weight.sum()
 
 
+def position_weights(data: dict[str, np.ndarray], hard_weight: float) -> torch.Tensor:
+    """``hard_weight`` where a legal move loses by the verdicts (with soft targets too), else 1."""
+    legal = torch.as_tensor(data["legal"])
+    verdict = torch.as_tensor(data.get("verdict", data["wins"]))
+    hard = (verdict.sum(1) < legal.sum(1)).float()
+    return 1.0 + (hard_weight - 1.0) * hard
+
+
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
         seed: int, log: Any = None, bf16: bool = False,
         hard_weight: float = 1.0) -> list[dict[str, float]]:  # fmt: skip
@@ -118,9 +126,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
-    verdict = torch.as_tensor(data.get("verdict", data["wins"]))
-    hard = (verdict.sum(1) < legal.sum(1)).float()
-    weight = 1.0 + (hard_weight - 1.0) * hard
+    weight = position_weights(data, hard_weight)
     history, sums = [], np.zeros(2)
     for step in range(1, steps + 1):
         idx = rng.integers(0, n, batch)

@@ -211,6 +211,11 @@ def test_soft_labels_leave_the_game_alone_and_count_the_orders_a_player_cannot_t
     assert set(np.unique(v["wins"])) <= {0.0, 1.0} and "soft" not in v
     # a position is hard (--hard-weight) by its verdicts, not by a share below one
     assert (d["verdict"] == v["wins"]).all()
+    lost = v["wins"].sum(1) < v["legal"].sum(1)
+    assert (train_cards.position_weights(d, 4.0).numpy() == np.where(lost, 4.0, 1.0)).all()
+    two = {"legal": np.ones((2, 2), bool), "verdict": np.array([[1, 1], [1, 0]], np.float16),
+           "wins": np.array([[1, 0.5], [1, 0]], np.float16)}  # fmt: skip
+    assert train_cards.position_weights(two, 4.0).tolist() == [1.0, 4.0]  # a share < 1: not hard
     plain = card_data.replay(rules, deals, hard)
     np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **plain)
     with pytest.raises(SystemExit, match="soft"):
