@@ -117,6 +117,11 @@ def test_kept_worlds_spare_the_verdicts_of_decisions_that_reveal_nothing(monkeyp
     # Each game starts afresh: the same games in one process as in two.
     again = evaluate(PimcAgent(samples=8, keep=True), rules="two-pass", seeds="val[:4]", workers=2)
     assert again.episodes == searched.episodes
+    # ... the same deal too (its pyramid as before): the agent's second game of it is a fresh
+    # agent's, nothing kept from the end of its first
+    agent = PimcAgent(samples=8, keep=True)
+    first = evaluate(agent, rules="two-pass", seeds="val[1:2]").episodes
+    assert evaluate(agent, rules="two-pass", seeds="val[1:2]").episodes == first
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():
