@@ -3,7 +3,8 @@ import json
 from experiments import hidden_cost
 
 
-def test_a_kept_preset_gains_the_agents_it_lacks_and_only_those(tmp_path, monkeypatch):
+def record_plays(tmp_path, monkeypatch) -> tuple[list[str], list[str]]:
+    """The agents ``hidden_cost`` plays, in order, as it plays them; its arguments for a run."""
     played = []
     real = hidden_cost.evaluate
 
@@ -13,6 +14,11 @@ def test_a_kept_preset_gains_the_agents_it_lacks_and_only_those(tmp_path, monkey
 
     monkeypatch.setattr(hidden_cost, "evaluate", spy)
     args = ["--rules", "one-pass", "--seeds", "val[:4]", "--workers", "1", "--out", str(tmp_path)]
+    return played, args
+
+
+def test_a_kept_preset_gains_the_agents_it_lacks_and_only_those(tmp_path, monkeypatch):
+    played, args = record_plays(tmp_path, monkeypatch)
     hidden_cost.main([*args, "--agents", "greedy"])
     hidden_cost.main([*args, "--agents", "greedy", "random"])
     hidden_cost.main([*args, "--agents", "greedy", "--redo", "greedy"])
@@ -26,15 +32,7 @@ def test_a_kept_preset_gains_the_agents_it_lacks_and_only_those(tmp_path, monkey
 
 
 def test_redo_plays_an_agent_again_even_where_agents_leaves_it_out(tmp_path, monkeypatch):
-    played = []
-    real = hidden_cost.evaluate
-
-    def spy(name, *args, **kwargs):
-        played.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(hidden_cost, "evaluate", spy)
-    args = ["--rules", "one-pass", "--seeds", "val[:4]", "--workers", "1", "--out", str(tmp_path)]
+    played, args = record_plays(tmp_path, monkeypatch)
     hidden_cost.main([*args, "--agents", "greedy", "random"])
     hidden_cost.main([*args, "--agents", "greedy", "--redo", "random"])  # was: random dropped
     assert played == ["greedy", "random", "random"]
