@@ -10,7 +10,7 @@ import pytest
 from pyramid_env.engine import deal
 from pyramid_env.engine import primitives as P
 from pyramid_env.engine import state as st
-from pyramid_env.engine.deal import shuffled_deck
+from pyramid_env.engine.deal import encode_code, shuffled_deck
 from pyramid_env.engine.invariants import rule_variants
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.env import kernel as K
@@ -36,6 +36,18 @@ def test_code_chars_are_the_deal_code():
         d = deal(n)
         K.code_chars(np.array(d.cards, np.int64), out)
         assert out.tobytes().decode() == d.code, n
+
+
+def test_code_chars_of_any_order_of_the_cards():
+    # Dealt numbers stay below 2**63; a deal given by its cards may be any of the 52! orders,
+    # whose Lehmer numbers fill every limb of code_chars' arithmetic (the last order: 52! - 1).
+    rng = np.random.default_rng(3)
+    orders = [list(range(52)), list(range(51, -1, -1))]
+    orders += [rng.permutation(52).tolist() for _ in range(500)]
+    out = np.zeros(K.CODE_LEN, np.uint8)
+    for cards in orders:
+        K.code_chars(np.array(cards, np.int64), out)
+        assert out.tobytes().decode() == encode_code(cards), cards
 
 
 def test_the_kernels_reward_is_step_reward_of_each_kind():
