@@ -11,9 +11,11 @@
   ``pyramid_env/solver.py`` + ``pyramid_env/_kernel.py``, or the package ``pyramid_env/solver/``
   with ``kernel.py``).
 - No import circle among the package's modules (``pyramid_env/**`` and ``agents/**``, which
-  installs as ``pyramid_env.agents``): every import that can run counts, a lazy one inside a
-  function too; only a ``if TYPE_CHECKING:`` block is left out, as it never runs. A module's
-  parent packages are not edges (Python runs them first whatever the module imports).
+  installs as ``pyramid_env.agents``): every import counts, a lazy one inside a function and
+  one under ``if TYPE_CHECKING:`` too. The latter never runs, but a reader (and a type
+  checker) still follows it, so two modules naming each other are one piece, not two layers.
+  A module's parent packages are not edges (Python runs them first whatever the module
+  imports).
 
 Names are compared by whole dotted segments (``pyramid_env.env`` matches ``pyramid_env.env`` and
 ``pyramid_env.env.batch``, never ``pyramid_env.environment``), not by string prefix.
@@ -156,25 +158,8 @@ def modules_under(*places: Path) -> list[Path]:
     return found
 
 
-def _is_type_checking(node: ast.stmt) -> bool:
-    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:`` (a block that never runs)."""
-    test = node.test if isinstance(node, ast.If) else None
-    return _called(test) == "TYPE_CHECKING" if isinstance(test, ast.Name | ast.Attribute) else False
-
-
-def runtime_imports(source: str, package: str) -> list[str]:
-    """The names :func:`imported_names` finds, without those under ``if TYPE_CHECKING:``."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and any(_is_type_checking(s) for s in block):
-                block[:] = [s for s in block if not _is_type_checking(s)] or [ast.Pass()]
-    return [name for _, name in imported_names(ast.unparse(tree), package)]
-
-
 def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
-    """Module -> the modules among ``sources`` it imports at run time.
+    """Module -> the modules among ``sources`` it imports, for types only or at run time.
 
     Args:
         sources: dotted module name -> (its source, whether it is a package's ``__init__``).
@@ -187,7 +172,7 @@ def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
     for module, (source, is_package) in sources.items():
         package = module if is_package else module.rpartition(".")[0]
         edges = set()
-        for name in runtime_imports(source, package):
+        for _, name in imported_names(source, package):
             parts = name.split(".")
             hits = [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
             target = next((h for h in hits if h in sources), None)

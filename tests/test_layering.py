@@ -228,16 +228,27 @@ def test_circle_check_catches_a_lazy_import_circle():
     ]
 
 
+CHECKED_BEFORE = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyramid_env.engine.state import State
+
+def why_illegal(s: State, move) -> str | None: ...
+"""
+
+
 @pytest.mark.parametrize(
     "guard",
-    ["if TYPE_CHECKING:", "if typing.TYPE_CHECKING:"],
+    ["if TYPE_CHECKING:", "if typing.TYPE_CHECKING:", "if DEBUG:"],
 )
-def test_circle_check_leaves_out_type_only_imports(guard):
-    notation = f"{guard}\n    from pyramid_env.engine.state import State\nx = 1\n"
+def test_circle_check_counts_type_only_imports(guard):
+    # the engine's last circle (checked named State for its annotations, state imports checked)
     sources = {
-        "pyramid_env.engine.state": ("from pyramid_env.engine.notation import x", False),
-        "pyramid_env.engine.notation": (notation, False),
+        "pyramid_env.engine.state": ("from pyramid_env.engine.checked import why_illegal", False),
+        "pyramid_env.engine.checked": (CHECKED_BEFORE.replace("if TYPE_CHECKING:", guard), False),
     }
+    circle = ["pyramid_env.engine.checked", "pyramid_env.engine.state"]
+    assert import_circles(import_graph(sources)) == [circle]
+    sources["pyramid_env.engine.checked"] = ("from typing import Protocol", False)
     assert import_circles(import_graph(sources)) == []
-    sources["pyramid_env.engine.notation"] = (notation.replace(guard, "if DEBUG:"), False)
-    assert import_circles(import_graph(sources)) != []

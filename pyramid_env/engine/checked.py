@@ -1,29 +1,65 @@
 """Why a move is illegal, in words: the rules written plainly from the cards.
 
-A separate, slow, readable statement of the rules, independent of the fast move generator and
-of :mod:`~pyramid_env.engine.primitives` (tops, win and dead-deal tests are restated here).
+A separate, slow, readable statement of the rules, independent of the fast move generator, of
+:mod:`~pyramid_env.engine.primitives` and of :class:`~pyramid_env.engine.state.State`'s own
+readings (tops, exposure, win and dead-deal tests are restated here from a position's fields).
 Tests hold the two equal on every move of the positions they visit, so a slip in either shows;
 :func:`~pyramid_env.engine.state.apply_checked` plays a move only if this finds nothing wrong.
+It names no ``State`` (only :class:`Position`, the fields it reads), so ``state`` can import it
+without an import circle, not even for the annotations.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pyramid_env.engine.cards import CARD_NAMES, KING, RANK, TARGET
 from pyramid_env.engine.layout import COVERED_BY, SLOTS, STOCK_SIZE, slot_name
 from pyramid_env.engine.moves import STOCK, WASTE, Move, MoveKind
-from pyramid_env.engine.rules import Goal, StockPlay
+from pyramid_env.engine.rules import Goal, Rules, StockPlay
 
-if TYPE_CHECKING:
-    from pyramid_env.engine.state import State
+
+class Position(Protocol):
+    """What the plain rules read of a position: a :class:`~pyramid_env.engine.state.State` is one.
+
+    Only the deal, the rules and the five fields (docs/engine.md, "A position"): everything else
+    is read from them here, so this statement shares no reading with the fast path.
+    """
+
+    deal: Any
+    rules: Rules
+    pyr: int
+    left: int
+    ptr: int
+    drawn: bool
+    recycles: int
+
+
+def _cycle(s: Position, lo: int, hi: int) -> list[int]:
+    """The live stock-cycle cards at positions ``lo``..``hi - 1``, in order."""
+    return [s.deal.cards[SLOTS + i] for i in range(lo, hi) if s.left >> i & 1]
+
+
+def _stock_size(s: Position) -> int:
+    """Cards in the stock: the live cycle cards from ``ptr`` on."""
+    return len(_cycle(s, s.ptr, STOCK_SIZE))
+
+
+def _coverers(s: Position, slot: int) -> tuple[int, ...]:
+    """The slots still directly covering ``slot``."""
+    return tuple(t for t in COVERED_BY[slot] if s.pyr >> t & 1)
+
+
+def _exposed(s: Position, slot: int) -> bool:
+    """``slot`` holds a card and nothing covers it."""
+    return bool(s.pyr >> slot & 1) and not _coverers(s, slot)
 
 
 def _names(cards: list[int]) -> str:
     return " and ".join(CARD_NAMES[c] for c in cards)
 
 
-def _absent(s: State, place: int) -> str:
+def _absent(s: Position, place: int) -> str:
     if place < SLOTS:
         return f"{slot_name(place)} is empty: its card is gone"
     if place == WASTE:
@@ -36,14 +72,14 @@ def _absent(s: State, place: int) -> str:
     }[s.rules.stock_play]
 
 
-def _stock_in_play(s: State) -> dict[int, int]:
+def _stock_in_play(s: Position) -> dict[int, int]:
     """The stock cards that can be played, by place (``WASTE``, ``STOCK``), read plainly.
 
     Written from the rules' own words, not from the fast path's bit tricks: the waste is the
     cycle's live cards below ``ptr`` in order, the stock the rest.
     """
-    pile = s._cycle(0, s.ptr)
-    stock = s._cycle(s.ptr, STOCK_SIZE)
+    pile = _cycle(s, 0, s.ptr)
+    stock = _cycle(s, s.ptr, STOCK_SIZE)
     play = s.rules.stock_play
     out = {}
     if play is StockPlay.DRAWN_AND_WASTE and s.drawn:
@@ -55,7 +91,7 @@ def _stock_in_play(s: State) -> dict[int, int]:
     return out
 
 
-def _card_in(s: State, place: int, stock: dict[int, int]) -> int | None:
+def _card_in(s: Position, place: int, stock: dict[int, int]) -> int | None:
     if place < SLOTS:
         return s.deal.cards[place] if s.pyr >> place & 1 else None
     return stock.get(place)
@@ -64,13 +100,13 @@ def _card_in(s: State, place: int, stock: dict[int, int]) -> int | None:
 _last_read: list[tuple[tuple, tuple[str | None, dict[int, int]]]] = []  # (identity, reading)
 
 
-def _read(s: State) -> tuple[str | None, dict[int, int]]:
+def _read(s: Position) -> tuple[str | None, dict[int, int]]:
     """Why the game is over (or ``None``), and the stock cards in play, read plainly.
 
     Remembered for the last position asked about: checking every move of one position (as the
     tests and ``check_rollout`` do) reads the cards once, not once per move.
     """
-    ident = (s.deal, s.rules, s.fields())
+    ident = (s.deal, s.rules, s.pyr, s.left, s.ptr, s.drawn, s.recycles)
     memo = _last_read[0] if _last_read else None
     if memo is None or memo[0] != ident:
         memo = (ident, (_over_now(s), _stock_in_play(s)))
@@ -78,31 +114,32 @@ def _read(s: State) -> tuple[str | None, dict[int, int]]:
     return memo[1]
 
 
-def _over_now(s: State) -> str | None:
+def _over_now(s: Position) -> str | None:
     if not s.pyr and (s.rules.goal is Goal.PYRAMID or not s.left):
         return "the game is over: won"
-    if (s.stock_size and not s.rules.dead_deal_ends_game) or _removal_possible(s):
+    stock_size = _stock_size(s)
+    if (stock_size and not s.rules.dead_deal_ends_game) or _removal_possible(s):
         return None  # a draw (where a dead deal plays on) or a removal is left
     if s.rules.dead_deal_ends_game and _nothing_helps(s):
         return "the game is over: lost (dead deal: nothing can ever be removed)"
-    if not s.stock_size and _recycle_refused(s):
+    if not stock_size and _recycle_refused(s):
         return "the game is over: lost (no move left)"
     return None
 
 
-def _recycle_refused(s: State) -> str | None:
-    if s.stock_size:
-        return f"the stock still has {s.stock_size} card(s): only an empty stock is recycled"
-    if not s.waste_size + s.drawn:
+def _recycle_refused(s: Position) -> str | None:
+    if stock_size := _stock_size(s):
+        return f"the stock still has {stock_size} card(s): only an empty stock is recycled"
+    if not _cycle(s, 0, s.ptr):  # the waste, drawn card included
         return "the waste is empty: there is nothing to recycle"
     if s.rules.passes is not None and s.recycles >= s.rules.passes - 1:
         return f"no recycle left: these rules allow {s.rules.passes} pass(es) through the stock"
     return None
 
 
-def _removal_possible(s: State) -> bool:
+def _removal_possible(s: Position) -> bool:
     """Some removal is legal now: a King or a pair making 13 among the cards in play."""
-    exposed = [s.deal.cards[i] for i in range(SLOTS) if s.is_exposed(i)]
+    exposed = [s.deal.cards[i] for i in range(SLOTS) if _exposed(s, i)]
     stock = _stock_in_play(s)
     playable = exposed + list(stock.values())
     if any(RANK[c] == KING for c in playable):
@@ -114,20 +151,19 @@ def _removal_possible(s: State) -> bool:
         return True
     if s.rules.covering_pair:  # a card with its one remaining, exposed coverer
         for low in range(SLOTS):
-            cov = s.coverers(low)
-            if s.pyr >> low & 1 and len(cov) == 1 and s.is_exposed(cov[0]):
+            cov = _coverers(s, low)
+            if s.pyr >> low & 1 and len(cov) == 1 and _exposed(s, cov[0]):
                 if RANK[s.deal.cards[low]] + RANK[s.deal.cards[cov[0]]] == TARGET:
                     return True
     return False
 
 
-def _nothing_helps(s: State) -> bool:
+def _nothing_helps(s: Position) -> bool:
     """000's second condition from the cards: no stock or waste card could ever help."""
-    left = s.stock_cards + s.waste_cards + ([s.drawn_card] if s.drawn else [])
-    ranks = [RANK[c] for c in left]
+    ranks = [RANK[c] for c in _cycle(s, 0, STOCK_SIZE)]  # stock, waste and drawn card alike
     if s.pyr:  # a stock card helps only by pairing with an exposed pyramid card
         return not any(TARGET - RANK[s.deal.cards[i]] in ranks for i in range(SLOTS)
-                       if s.is_exposed(i))  # fmt: skip
+                       if _exposed(s, i))  # fmt: skip
     if KING in ranks:
         return False
     if s.rules.stock_play is StockPlay.WASTE_TOP:
@@ -135,8 +171,8 @@ def _nothing_helps(s: State) -> bool:
     return not any(TARGET - r in ranks for r in ranks)
 
 
-def _covered(s: State, slot: int) -> str | None:
-    cov = s.coverers(slot)
+def _covered(s: Position, slot: int) -> str | None:
+    cov = _coverers(s, slot)
     if not cov:
         return None
     return (
@@ -144,7 +180,7 @@ def _covered(s: State, slot: int) -> str | None:
     )
 
 
-def why_illegal(s: State, move: Move) -> str | None:
+def why_illegal(s: Position, move: Move) -> str | None:
     """Why ``move`` is illegal here, in words; ``None`` if it is legal.
 
     This is the rules written plainly from the cards and the rules' words, independent of the
@@ -156,7 +192,7 @@ def why_illegal(s: State, move: Move) -> str | None:
     if over:
         return over
     if move.kind == MoveKind.DRAW:
-        return None if s.stock_size else "the stock is empty"
+        return None if _stock_size(s) else "the stock is empty"
     if move.kind == MoveKind.RECYCLE:
         return _recycle_refused(s)
     cards = []
@@ -180,7 +216,7 @@ def why_illegal(s: State, move: Move) -> str | None:
         lc, tc = CARD_NAMES[s.deal.cards[low]], CARD_NAMES[s.deal.cards[top]]
         if not s.rules.covering_pair:
             return f"{lc} is covered by {tc}: these rules do not let a card pair with its coverer"
-        others = [s.deal.cards[t] for t in s.coverers(low) if t != top]
+        others = [s.deal.cards[t] for t in _coverers(s, low) if t != top]
         if others:
             return (
                 f"{lc} is covered by {tc} and {_names(others)}: a covering pair needs one coverer"
