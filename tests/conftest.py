@@ -1,9 +1,12 @@
-"""Shared test helpers: positions from text, move-set comparison with a two-way diff, and
-``refused`` (bad input is refused with a clear error)."""
+"""Shared test helpers: positions from text, move-set comparison with a two-way diff,
+``refused`` (bad input is refused with a clear error) and ``play_turns`` (an env played turn
+by turn)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +38,30 @@ def refused(call, *args, error=PyramidError, match=None, **kwargs) -> str:
     message = str(info.value)
     assert message.strip(), "an error without a message"
     return message
+
+
+def play_turns(env: Any, deals: Iterable[int], steps: int, choose: Callable[[Any], int]) -> int:
+    """Play ``env`` on each deal for ``steps`` moves at most, ``choose(turn)`` picking each.
+
+    One loop for the tests that compare agents (or a network and its export) turn by turn:
+    ``choose`` gets the :class:`~pyramid_env.agents.Turn` (the env's observation as ``obs``),
+    asserts what it checks and returns the move played. Returns how many turns were played.
+    """
+    from pyramid_env.agents import Turn  # only the tests that play pay for the agents
+
+    played = 0
+    for deal in deals:
+        obs, _ = env.reset(options={"deal": deal})
+        for _ in range(steps):
+            legal = env.legal_actions()
+            if not legal:
+                break
+            move = choose(Turn(env.state, legal, env.known_stock(), obs))
+            played += 1
+            obs, _, term, trunc, _ = env.step(move)
+            if term or trunc:
+                break
+    return played
 
 
 def board(text: str, rules: str = "relaxed") -> State:

@@ -54,14 +54,12 @@ def pair_matching(pyr: int, r: int, slots_of: Any, need: Any) -> int:
     sub = a
     while sub:  # every non-empty set of the r cards
         reach = 0
-        size = 0
         m = sub
         while m:
             i = (m & -m).bit_length() - 1
             m &= m - 1
             reach |= need[i]
-            size += 1
-        short = size - (reach & b).bit_count()
+        short = sub.bit_count() - (reach & b).bit_count()
         if short > worst:
             worst = short
         sub = (sub - 1) & a

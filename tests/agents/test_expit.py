@@ -29,7 +29,7 @@ from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
 from pyramid_env.solver import Verdict, solve
-from tests.conftest import refused
+from tests.conftest import play_turns, refused
 
 
 def tiny_net(seed: int = 0, hidden: int = 16, scale: float = 1.0) -> MLPPolicy:
@@ -247,23 +247,17 @@ def test_policy_agent_breaks_the_networks_ties_in_greedys_order():
     silent = tiny_net(3, scale=0.0)
     loud = tiny_net(3, scale=50.0)
     greedy = GreedyAgent()
-    env = PyramidEnv("msc", obs_mode="counts")
-    differ = 0
-    for n in range(3):
-        obs, _ = env.reset(options={"deal": n})
-        for _ in range(40):
-            legal = env.legal_actions()
-            if not legal:
-                break
-            turn = Turn(env.state, legal, env.known_stock(), obs)
-            rng = np.random.default_rng(0)
-            move = greedy.act(turn, rng)
-            assert ExpitPolicyAgent(silent).act(turn, rng) == move
-            differ += ExpitPolicyAgent(loud).act(turn, rng) != move
-            obs, _, term, trunc, _ = env.step(move)
-            if term or trunc:
-                break
-    assert differ > 0
+    differ = []
+
+    def choose(turn: Turn) -> int:
+        rng = np.random.default_rng(0)
+        move = greedy.act(turn, rng)
+        assert ExpitPolicyAgent(silent).act(turn, rng) == move
+        differ.append(ExpitPolicyAgent(loud).act(turn, rng) != move)
+        return move
+
+    assert play_turns(PyramidEnv("msc", obs_mode="counts"), range(3), 40, choose) > 0
+    assert any(differ)
 
 
 def test_the_order_a_network_was_trained_with_is_the_one_it_plays_with():
@@ -275,21 +269,16 @@ def test_the_order_a_network_was_trained_with_is_the_one_it_plays_with():
     assert type(ExpitPolicyAgent(careful).greedy) is CarefulAgent
     assert type(ExpitSearchAgent(careful).greedy) is CarefulAgent
     assert type(ExpitPolicyAgent(net).greedy) is GreedyAgent  # the first networks': no key
-    env = PyramidEnv("msc", obs_mode="counts")
-    differ = 0
-    for n in range(2000, 2010):
-        obs, _ = env.reset(options={"deal": n})
-        for _ in range(60):
-            if not (legal := env.legal_actions()):
-                break
-            turn = Turn(env.state, legal, env.known_stock(), obs)
-            move = ExpitPolicyAgent(careful).act(turn, None)
-            assert move == CarefulAgent().act(turn, None)
-            differ += move != GreedyAgent().act(turn, None)
-            obs, _, term, trunc, _ = env.step(move)
-            if term or trunc:
-                break
-    assert differ > 0
+    differ = []
+
+    def choose(turn: Turn) -> int:
+        move = ExpitPolicyAgent(careful).act(turn, None)
+        assert move == CarefulAgent().act(turn, None)
+        differ.append(move != GreedyAgent().act(turn, None))
+        return move
+
+    assert play_turns(PyramidEnv("msc", obs_mode="counts"), range(2000, 2010), 60, choose) > 0
+    assert any(differ)
     refused(order_agent, "greedier", match="order 'greedier' is not one of greedy, greedy-c")
     (game,) = record_games([2000], get_rules("msc"), None, 2, 5_000, seed=3,
                            order="greedy-careful")  # fmt: skip

@@ -14,6 +14,7 @@ from experiments import plot_curves, ship_agent, train_bc, train_ppo, train_valu
 from pyramid_env.agents import MLPPolicy, PolicyAgent, Turn  # noqa: E402
 from pyramid_env.env import PyramidEnv  # noqa: E402
 from pyramid_env.lab.ppo import load_init, make_vec_env  # noqa: E402
+from tests.conftest import play_turns  # noqa: E402
 
 TINY_PPO = [
     "--total-timesteps", "256", "--set", "n_envs=2", "--set", "ppo.n_steps=64",
@@ -43,21 +44,16 @@ def test_train_ppo_tiny_run_writes_its_run_folder(tmp_path):
     model = MaskablePPO.load(run / "model.zip", device="cpu")
     exported = PolicyAgent(MLPPolicy.from_sb3(model))
     torch_agent = PolicyAgent(model, obs_mode="onehot")
-    env = PyramidEnv(obs_mode="onehot")
     rng = np.random.default_rng(0)
-    for deal in range(5):
-        obs, _ = env.reset(options={"deal": deal})
-        for _ in range(30):
-            legal = env.legal_actions()
-            if not legal:
-                break
-            turn = Turn(env.state, legal, env.known_stock(), obs)
-            assert np.allclose(
-                log_softmax(exported.logits(obs)), torch_agent.logits(obs), atol=1e-4
-            )
-            action = exported.act(turn, rng)
-            assert action == torch_agent.act(turn, rng)
-            obs, *_ = env.step(action)
+
+    def choose(turn: Turn) -> int:
+        logits = torch_agent.logits(turn.obs)
+        assert np.allclose(log_softmax(exported.logits(turn.obs)), logits, atol=1e-4)
+        action = exported.act(turn, rng)
+        assert action == torch_agent.act(turn, rng)
+        return action
+
+    assert play_turns(PyramidEnv(obs_mode="onehot"), range(5), 30, choose) > 0
 
 
 def test_train_bc_tiny_run_with_dagger_and_finetune(tmp_path):
