@@ -198,8 +198,11 @@ def _deal_row(i: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any,
 # -- one game's position: legal moves, end, observation ------------------------------------------
 @_jit
 def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stops_dead: bool,
-             mask: Any, ids: Any, exps: Any, cands: Any) -> int:  # fmt: skip
-    """Game ``i``'s mask row, done, won and cards left, from its position; returns exposed.
+             mask: Any, ids: Any, exps: Any, cands: Any) -> tuple[int, int]:  # fmt: skip
+    """Game ``i``'s mask row, done, won and cards left, from its position.
+
+    Returns the exposed slots and how many legal ids ``ids`` holds (0 once done), so that a
+    copy of the mask row is written from them rather than copied byte by byte.
 
     The legal moves as ``state.legal_ids`` gives them and the end as ``state.is_over``: none
     once won, none at a dead deal the rules end, done at one the env ends (``stops_dead``).
@@ -228,18 +231,22 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
                 ids[n] = turn
                 n += 1
             done = n == 0
-    row = mask[i]
-    row[:] = 0
-    if done:
-        row[0] = 1  # never all false: see PyramidEnv
-    else:
-        for j in range(n):
-            row[ids[j]] = 1
+    _mask_row(mask[i], ids, n)  # done: n is 0
     S[i, DONE] = done
     S[i, WON] = won
     S[i, PLEFT] = pyr.bit_count()
     S[i, SLEFT] = left.bit_count()
-    return exp
+    return exp, n
+
+
+@_jit
+def _mask_row(row: Any, ids: Any, n: int) -> None:
+    """A mask row allowing ``ids[:n]``, or action 0 alone if ``n`` is 0 (the game is done)."""
+    row[:] = 0
+    if n == 0:
+        row[0] = 1  # never all false: see PyramidEnv
+    for j in range(n):
+        row[ids[j]] = 1
 
 
 @_jit
@@ -257,6 +264,10 @@ def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bo
     pyr, left, ptr = int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR])
     drawn, rec = int(S[i, DRAWN]), int(S[i, REC])
     known = left if reveal else int(S[i, SEEN]) & left
+    if form == COMPACT:
+        _compact(out8[i], pyr, left, ptr, drawn, rec, known, exp, prank[i], srank[i], k,
+                 int(S[i, PLEFT]))  # fmt: skip
+        return
     for j in range(28):
         raw[j] = prank[i, j] if pyr >> j & 1 else 0
         raw[28 + j] = exp >> j & 1
@@ -293,29 +304,51 @@ def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bo
 
 
 @_jit
+def _compact(row: Any, pyr: int, left: int, ptr: int, drawn: int, rec: int, known: int, exp: int,
+             prank: Any, srank: Any, k: Any, pleft: int) -> None:  # fmt: skip
+    """One compact row (see observation.compact) straight from the position.
+
+    The form a fast learner reads, written without the flat numbers in between and without
+    a branch a place.
+    """
+    for j in range(28):
+        present = pyr >> j & 1
+        e = exp >> j & 1  # exposed implies present
+        r = 5 * j
+        row[r] = prank[j] * present
+        row[r + 1] = j
+        row[r + 2] = present * (5 + e)
+        row[r + 3] = e
+        row[r + 4] = present
+    for j in range(24):
+        live = left >> j & 1
+        seen = known >> j & 1  # seen implies live
+        r = 140 + 5 * j
+        row[r] = srank[j] * seen + 14 * (live - seen)
+        row[r + 1] = 28 + j
+        row[r + 2] = live * (2 if j < ptr else 1)
+        row[r + 3] = 0
+        row[r + 4] = seen
+    w, d = _tops(left, ptr, drawn, k)
+    if w >= 0:
+        row[142 + 5 * w] = 3
+        row[143 + 5 * w] = 1
+    if d >= 0:
+        row[142 + 5 * d] = 4
+        row[143 + 5 * d] = 1
+    row[260] = rec + 1 if rec < 255 else 255
+    row[261] = 255 if k.max_recycles < 0 else k.max_recycles - rec
+    row[262] = (left >> ptr).bit_count()
+    row[263] = (left & ((1 << ptr) - 1)).bit_count() - drawn
+    row[264] = pleft
+
+
+@_jit
 def _fill(row: Any, raw: Any, form: int, scaled: bool) -> None:
-    """One observation row in the flat, one-hot, counts or compact form, from ``raw``."""
+    """One observation row in the flat, one-hot or counts form, from ``raw``."""
     if form == FLAT:
         for j in range(109):
             row[j] = raw[j]
-        return
-    if form == COMPACT:  # (53, 5) flattened: see observation.compact
-        for j in range(28):
-            present = raw[j] != 0
-            row[5 * j] = raw[j]
-            row[5 * j + 1] = j
-            row[5 * j + 2] = (6 if raw[28 + j] else 5) if present else 0
-            row[5 * j + 3] = raw[28 + j]
-            row[5 * j + 4] = present
-        for j in range(24):
-            r = 5 * (28 + j)
-            row[r] = raw[56 + j]
-            row[r + 1] = 28 + j
-            row[r + 2] = raw[80 + j]
-            row[r + 3] = raw[80 + j] >= 3
-            row[r + 4] = raw[56 + j] != 0 and raw[56 + j] != 14
-        for j in range(5):
-            row[260 + j] = raw[104 + j]
         return
     row[:] = 0
     for j in range(28):
@@ -478,7 +511,7 @@ def _play(i: int, a: int, S: Any, prank: Any, srank: Any, stock_of: Any, score: 
             S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
             S[i, REMOVED] = 0
         S[i, SEEN] |= P.face_up(left, ptr, k)
-    exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+    exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)[0]
     _score(i, S, score, c)
     if go:
         reward = _reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score, score[i])
@@ -539,9 +572,9 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
             if rows[i]:
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
-            exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-            for j in range(327):  # not a slice copy: numba compiles its error message slowly
-                info.mask[i, j] = mask[i, j]
+            exp, n = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps,
+                              cands)  # fmt: skip
+            _mask_row(info.mask[i], ids, n)  # the copy given out, written as the kept one
             _outcome(i, S, score, c, info)
             _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                     info.counters, info.out, info.out8)  # fmt: skip
@@ -569,9 +602,8 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
                 S[i, REMOVED] = 0
             S[i, SEEN] |= P.face_up(left, ptr, k)
-        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-        for j in range(327):
-            info.mask[i, j] = mask[i, j]
+        exp, n = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+        _mask_row(info.mask[i], ids, n)
         _outcome(i, S, score, c, info)
         term = False
         trunc = 0
@@ -624,7 +656,7 @@ def play_one(a: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any, 
     code = 0
     if a < 0:
         _deal_row(i, S, cards, prank, srank, stock_of, k)
-        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
+        exp = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)[0]
         _score(i, S, score, c)
     else:
         if c.raise_illegal and (S[i, DONE] or not mask[i, a]):
