@@ -42,6 +42,7 @@ from pyramid_env.env.settings import (
 
 # The kernel's ``why`` of a truncated game (0: not truncated) as ``infos["truncated_by"]``.
 _TRUNCATED_BY = (None, "max_steps", "idle_passes")
+_WHY = np.array(_TRUNCATED_BY, dtype=object)  # indexed by every game's why at once
 
 
 def short(value: Any, limit: int = 60) -> str:
@@ -150,7 +151,6 @@ class PyramidVectorEnv(VectorEnv):
         self._codes = np.array([None] * n, dtype=object)  # deal codes
         self._seeds = np.array([None] * n, dtype=object)  # the seed each game was last given
         self._true = np.ones(n, bool)  # copied for the infos' ``_key`` masks (np.ones is slower)
-        self._nones = np.array([None] * n, dtype=object)  # copied for ``truncated_by``
         # The kernel's outputs a form leaves unused: one row each, never given out, so kept.
         dict_ = form == K.DICT
         wide = self._dtype == np.float32
@@ -437,16 +437,8 @@ class PyramidVectorEnv(VectorEnv):
     def _truncated_by(self, infos: dict[str, Any], truncated: np.ndarray) -> None:
         """Add ``truncated_by`` (and its mask) to ``infos`` if a game was truncated this step.
 
-        Only the games that ended are looked at (a handful a step); the kernel's ``why`` says
-        which limit cut each one.
+        The kernel's ``why`` (written for every game) picks each game's label in one call.
         """
-        ends = self._ends[: self._n_ends]
-        kinds = self._why[ends]
-        if not kinds.any():
-            return
-        why = self._nones.copy()
-        for i, kind in zip(ends.tolist(), kinds.tolist(), strict=True):
-            if kind:
-                why[i] = _TRUNCATED_BY[kind]
-        infos["truncated_by"] = why
-        infos["_truncated_by"] = truncated.copy()
+        if truncated.any():
+            infos["truncated_by"] = _WHY.take(self._why)
+            infos["_truncated_by"] = truncated.copy()
