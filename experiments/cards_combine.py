@@ -1,0 +1,143 @@
+"""Other ways to play card networks: several as one (mean logits), or by policy within a Q margin.
+
+    python -m experiments.cards_combine --nets A.npz B.npz C.npz --seeds "val[:300]"
+    python -m experiments.cards_combine --nets A.npz --filter 0.02 0.1 --heldout held.npz
+
+Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
+scores each way of combining a network's two heads on solver-labelled positions: how often the
+chosen move keeps the deal winnable where some legal move loses it, split by whether every stock
+card has been seen. The findings: docs/learning.md, "Its own games, several networks as one".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.train_cards import load_data
+from pyramid_env.agents import Turn
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet_torch import counts_from_packed
+from pyramid_env.evaluation import evaluate
+
+SUMMARY = ("wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low",
+           "norm_ci_high", "cpu_per_deal")  # fmt: skip
+
+
+class Ensemble(CardNet):
+    """Several card networks as one: the mean of their logits, played as the first one's meta."""
+
+    def __init__(self, nets: list[CardNet], play: str, tie: float) -> None:
+        """See the class docstring."""
+        self.nets = nets
+        self.w = {f"{i}.{k}": v for i, n in enumerate(nets) for k, v in n.w.items()}
+        self.meta = dict(nets[0].meta) | {"play": play, "tie": tie}
+
+    def forward(self, obs: np.ndarray) -> np.ndarray:
+        """The mean of the networks' ``(B, 2, 327)`` outputs."""
+        return np.mean([n.forward(obs) for n in self.nets], axis=0)
+
+
+class FilterAgent(CardNetAgent):
+    """A card network played by its policy among the moves Q rates near the best.
+
+    The policy's favourite among the legal moves whose chance (sigmoid of Q) is within
+    ``net.meta["tie"]`` of the best legal move's.
+    """
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """See the class docstring."""
+        out = self.net.forward(turn.obs[None])[0]
+        legal = np.asarray(turn.legal)
+        q = 1.0 / (1.0 + np.exp(-out[1, legal]))
+        pol = np.where(q >= q.max() - self.net.meta["tie"], out[0, legal], -np.inf)
+        return int(legal[np.argmax(pol)])
+
+
+def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str, Any]]:
+    """Per network and way of combining its heads: the chosen move right where a move loses."""
+    d = load_data([path], None)
+    legal, wins = d["legal"], d["wins"].astype(bool)
+    hard = wins.sum(1) < legal.sum(1)
+    seen = d["obs"][:, -13:].sum(1) == 0  # no unseen card of any rank
+    x = counts_from_packed(d["obs"])
+    rows = []
+    for net_path in nets:
+        net = CardNet.load(net_path)
+        out = np.concatenate([net.forward(x[i : i + 1024]) for i in range(0, len(x), 1024)])
+        pol = np.where(legal, out[:, 0], -1e9)
+        pol -= pol.max(1, keepdims=True)
+        q = np.where(legal, 1.0 / (1.0 + np.exp(-out[:, 1])), -1.0)
+        ways = {"Q": q, "policy": pol}
+        ways |= {f"Q + {t} log policy": q + t * pol for t in (0.01, 0.1, 1.0)}
+        best = q.max(1, keepdims=True)
+        for m in margins:
+            ways[f"policy within {m} of the best Q"] = np.where(q >= best - m, pol, -1e18)
+        for name, score in ways.items():
+            choice = score.argmax(1)
+            right = wins[np.arange(len(choice)), choice]
+            turns = choice < 2  # a draw or a recycle
+            teacher_removes = d["teacher"] >= 2
+            rows.append({"net": str(net_path), "way": name, "hard": int(hard.sum()),
+                         "right": float(right[hard].mean()),
+                         "right_seen": float(right[hard & seen].mean()),
+                         "right_hidden": float(right[hard & ~seen].mean()),
+                         "teacher": float((choice == d["teacher"]).mean()),
+                         "turns": float(turns.mean()),
+                         "teacher_turns": float((d["teacher"] < 2).mean()),
+                         "turns_not_teacher": float((turns & teacher_removes).mean())})  # fmt: skip
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: list[str],
+         workers: int) -> list[dict[str, Any]]:  # fmt: skip
+    """The ensemble of ``nets`` in each way of playing, or the first net by ``margins``' filter."""
+    loaded = [CardNet.load(p) for p in nets]
+    agents = []
+    if margins:
+        for m in margins:
+            net = CardNet(loaded[0].w, loaded[0].meta | {"tie": m})
+            agents.append((f"filter {m}", FilterAgent(net, name=f"filter-{m}")))
+    else:
+        for way in ways:
+            how, tie = way.split(":")
+            agents.append((way, CardNetAgent(Ensemble(loaded, how, float(tie)), name="ensemble")))
+    rows = []
+    for name, agent in agents:
+        s = evaluate(agent, rules, seeds, workers=workers).summary()
+        rows.append({"way": name, "nets": [str(p) for p in nets], "seeds": seeds}
+                    | {k: s[k] for k in SUMMARY})  # fmt: skip
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--nets", type=Path, nargs="+", required=True)
+    p.add_argument("--rules", default="msc")
+    p.add_argument("--seeds", help="play on these deals (the ensemble, or --filter)")
+    p.add_argument("--heldout", type=Path, help="score the heads' ways on this card_data file")
+    p.add_argument("--filter", type=float, nargs="*", default=[], metavar="MARGIN")
+    p.add_argument("--ways", nargs="+", default=["q:0.1", "both:3", "q:1.0"],
+                   help="the ensemble's ways of playing, play:tie")  # fmt: skip
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", type=Path)
+    args = p.parse_args(argv)
+    if bool(args.seeds) == bool(args.heldout):
+        p.error("give --seeds (play) or --heldout (score positions), one of them")
+    if args.heldout:
+        rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
+    else:
+        rows = play(args.nets, args.seeds, args.rules, args.filter, args.ways, args.workers)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+if __name__ == "__main__":
+    main()
