@@ -6,7 +6,8 @@
 Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
 scores each way of combining a network's two heads on solver-labelled positions: how often the
 chosen move keeps the deal winnable where some legal move loses it, split by whether every stock
-card has been seen. The findings: docs/learning.md, "Its own games, several networks as one".
+card has been seen. The findings: docs/learning.md, "Its own games, several networks as one, and
+where its two heads disagree".
 """
 
 from __future__ import annotations
@@ -18,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from experiments.train_cards import load_data
 from pyramid_env.agents import Turn
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
-from pyramid_env.agents.cardnet_torch import counts_from_packed
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.card_data import load_data
 
 SUMMARY = ("wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low",
            "norm_ci_high", "cpu_per_deal")  # fmt: skip
@@ -58,8 +58,15 @@ class FilterAgent(CardNetAgent):
         return int(legal[np.argmax(pol)])
 
 
+def _share(right: np.ndarray, where: np.ndarray) -> float | None:
+    """The share of ``right`` among the positions ``where`` (None if there are none)."""
+    return float(right[where].mean()) if where.any() else None
+
+
 def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str, Any]]:
     """Per network and way of combining its heads: the chosen move right where a move loses."""
+    from pyramid_env.agents.cardnet_torch import counts_from_packed  # torch only for this
+
     d = load_data([path], None)
     legal, wins = d["legal"], d["wins"].astype(bool)
     hard = wins.sum(1) < legal.sum(1)
@@ -83,9 +90,9 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
             turns = choice < 2  # a draw or a recycle
             teacher_removes = d["teacher"] >= 2
             rows.append({"net": str(net_path), "way": name, "hard": int(hard.sum()),
-                         "right": float(right[hard].mean()),
-                         "right_seen": float(right[hard & seen].mean()),
-                         "right_hidden": float(right[hard & ~seen].mean()),
+                         "right": _share(right, hard),
+                         "right_seen": _share(right, hard & seen),
+                         "right_hidden": _share(right, hard & ~seen),
                          "teacher": float((choice == d["teacher"]).mean()),
                          "turns": float(turns.mean()),
                          "teacher_turns": float((d["teacher"] < 2).mean()),
@@ -122,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rules", default="msc")
     p.add_argument("--seeds", help="play on these deals (the ensemble, or --filter)")
     p.add_argument("--heldout", type=Path, help="score the heads' ways on this card_data file")
-    p.add_argument("--filter", type=float, nargs="*", default=[], metavar="MARGIN")
+    p.add_argument("--filter", type=float, nargs="+", default=[], metavar="MARGIN")
     p.add_argument("--ways", nargs="+", default=["q:0.1", "both:3", "q:1.0"],
                    help="the ensemble's ways of playing, play:tie")  # fmt: skip
     p.add_argument("--workers", type=int, default=2)

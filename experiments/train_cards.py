@@ -26,8 +26,8 @@ from torch import nn
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.cardnet_torch import build, counts_from_packed, export, relabel, tokens
 from pyramid_env.benchmark import machine
-from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.evaluation import evaluate
+from pyramid_env.lab.card_data import load_data
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -35,53 +35,6 @@ REFERENCE = ("greedy", "greedy-careful")
 # ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), by the policy
 # alone, or by both: log policy + ``tie`` x log Q.
 PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
-
-
-def load_data(
-    paths: Path | list[Path], positions: int | None, target: str = "verdict"
-) -> dict[str, np.ndarray]:
-    """The first ``positions`` positions of card_data files (one after the other), unpacked.
-
-    A file named ``PATH:N`` gives its first ``N`` positions only. ``target``: the Q head's
-    labels, ``"verdict"`` (the true order's, 0 or 1) or ``"soft"`` (a move's share of the
-    orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise).
-    """
-    paths = [paths] if isinstance(paths, Path) else paths
-    parts = []
-    for path in paths:
-        name, _, take = str(path).partition(":")
-        if take and not take.isdigit():
-            raise SystemExit(f"--data {path}: after ':' the number of positions to take")
-        with np.load(name) as d:
-            part = {k: d[k] for k in d.files}
-        if take:
-            if int(take) > len(part["teacher"]):
-                raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")
-            part = {k: v if k == "rules" else v[: int(take)] for k, v in part.items()}
-        parts.append(part)
-    if target == "soft" and any("soft" not in part for part in parts):
-        raise SystemExit(f"--q-target soft: not every file of {paths} has soft labels")
-    names = {str(part["rules"]) for part in parts}
-    if len(names) > 1:
-        raise SystemExit(f"--data: files of different rule sets {sorted(names)}")
-    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0] if k != "rules"}
-    data["rules"] = parts[0]["rules"]
-    n = len(data["teacher"]) if positions is None else positions
-    if n > len(data["teacher"]):
-        raise SystemExit(f"--positions {n}: {paths} hold {len(data['teacher'])}")
-    out = {k: v[:n] for k, v in data.items() if k != "rules"}
-    out["legal"] = np.unpackbits(out["legal"], axis=1)[:, :NUM_MOVES].astype(bool)
-    # float16 holds 0, 1 and the soft shares k/255 to 1e-3 at half float32's memory (millions
-    # of positions x 327 moves); the batches are cast to float32
-    out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float16)
-    soft = out.pop("soft", None)
-    if target == "soft":
-        if soft is None:
-            raise SystemExit(f"--q-target soft: {paths} hold no soft labels (card_data --soft)")
-        out["verdict"] = out["wins"]  # what makes a position hard: a move lost for certain
-        out["wins"] = (soft / np.float16(255)).astype(np.float16)
-    out["rules"] = str(data["rules"])
-    return out
 
 
 def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: torch.Tensor,

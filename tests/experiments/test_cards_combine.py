@@ -1,10 +1,12 @@
 """cards_combine: several card networks as one, and the policy within a margin of Q's best."""
 
 import numpy as np
+import pytest
 
-from experiments.cards_combine import Ensemble, FilterAgent
+from experiments.cards_combine import Ensemble, FilterAgent, heldout
 from pyramid_env.agents import Turn, make_agent
-from pyramid_env.agents.cardnet import CardNet
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
 
 
@@ -45,3 +47,45 @@ def test_the_filter_is_the_policy_at_a_wide_margin_and_q_at_none():
         assert none.act(t, rng) == legal[np.argmax(out[1, legal])]  # no exact ties in Q here
         differ += wide.act(t, rng) != none.act(t, rng)
     assert differ > 0  # the two heads disagree somewhere along the game, so both paths are seen
+
+
+def test_an_ensemble_agent_plays_the_legal_move_of_highest_mean_score():
+    net = make_agent("cards-msc").net
+    other = CardNet({k: v * 0.5 for k, v in net.w.items()}, net.meta)
+    agent = CardNetAgent(Ensemble([net, other], "q", 0.1), name="ensemble")
+    _, turns = _positions()
+    for t in turns:
+        mean = (net.forward(t.obs[None]) + other.forward(t.obs[None])) / 2
+        q = 1 / (1 + np.exp(-mean[0, 1]))
+        pol = mean[0, 0] - mean[0, 0].max()
+        legal = np.asarray(t.legal)
+        assert agent.act(t, np.random.default_rng(0)) == legal[np.argmax((q + 0.1 * pol)[legal])]
+
+
+def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
+    pytest.importorskip("torch")
+    from experiments import card_data
+    from pyramid_env.agents.cardnet_torch import counts_from_packed
+
+    rules = get_rules("msc")
+    deals = [1_000_040, 1_000_041, 1_000_042]
+    games = [card_data.label_game(rules, 0.3, 0, n) for n in deals]
+    data = card_data.replay(rules, deals, games)
+    np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **data)
+    path = "agents/trained/cards-msc.npz"
+    rows = {r["way"]: r for r in heldout(tmp_path / "h.npz", [path], [0.05])}
+    net = CardNet.load(path)
+    legal = np.unpackbits(data["legal"], axis=1)[:, :327].astype(bool)
+    wins = np.unpackbits(data["wins"], axis=1)[:, :327].astype(bool)
+    hard = wins.sum(1) < legal.sum(1)
+    assert hard.any()  # a random move at 30% of the turns meets losing moves
+    right = []
+    for i in np.flatnonzero(hard):  # the policy's legal favourite, one position at a time
+        pol = net.forward(counts_from_packed(data["obs"][i : i + 1]))[0, 0]
+        right.append(wins[i, np.flatnonzero(legal[i])[np.argmax(pol[legal[i]])]])
+    assert rows["policy"]["right"] == pytest.approx(np.mean(right))
+    assert rows["policy"]["hard"] == hard.sum()
+    assert set(rows) == {"Q", "policy", "Q + 0.01 log policy", "Q + 0.1 log policy",
+                         "Q + 1.0 log policy", "policy within 0.05 of the best Q"}  # fmt: skip
+    for r in rows.values():  # an empty split is None, not NaN
+        assert all(r[k] is None or 0.0 <= r[k] <= 1.0 for k in ("right_seen", "right_hidden"))
