@@ -28,11 +28,11 @@ STUCK = """
 
 @pytest.fixture(autouse=True, scope="session")
 def _one_blas_thread():
-    """The test process runs numpy's BLAS on one thread, as the project's workers do.
+    """The test process runs numpy's BLAS on one thread, as a worker of a 2-core machine does.
 
     With a thread per core, the small matrix products of the shipped networks run tens of
-    times slower on a shared 2-core machine (pyramid_env/workers.py says why): the value
-    agents' tests took 10 s where they take 0.5 s. Results do not depend on it:
+    times slower on a shared 2-core machine (pyramid_env/workers.py says why). Results do
+    not depend on it:
     test_a_shipped_network_plays_the_same_on_any_number_of_workers puts the default back and
     checks exactly that. Subprocesses are not affected (no environment variable is set).
     """

@@ -134,9 +134,8 @@ def _code_compiled(cards: Any, out: Any) -> None:
     """``Deal.code``'s characters (ASCII) into ``out``: prefix, 38 base-62 digits, 2 checks.
 
     The deal's Lehmer number (below 52! < 2**226) is built in eight 32-bit limbs, then cut
-    into base-62 digits five at a time: 64 divisions a deal where a digit at a time over the
-    52 mixed-radix digits took about 2,000, each waiting on the last (an autoreset codes
-    every new deal).
+    into base-62 digits five at a time (64 limb divisions and 40 small ones), because an
+    autoreset codes every new deal and a digit at a time is a long chain of divisions.
     """
     limbs = np.zeros(8, np.int64)  # the number, least significant limb first
     used = 0
@@ -297,7 +296,7 @@ def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bo
             pieces[i, j] = raw[j]
         for j in range(5):
             counters[i, j] = raw[104 + j]
-    elif scaled and form != COMPACT:
+    elif scaled:
         _fill(out[i], raw, form, True)
     else:
         _fill(out8[i], raw, form, False)

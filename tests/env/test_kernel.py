@@ -39,8 +39,8 @@ def test_code_chars_are_the_deal_code():
 
 
 def test_code_chars_of_any_order_of_the_cards():
-    # Dealt numbers stay below 2**63; a deal given by its cards may be any of the 52! orders,
-    # whose Lehmer numbers fill every limb of code_chars' arithmetic (the last order: 52! - 1).
+    # Beyond the dealt decks: the two extreme orders (Lehmer numbers 0 and 52! - 1, the
+    # largest value code_chars' limbs must hold) and random orders given by their cards.
     rng = np.random.default_rng(3)
     orders = [list(range(52)), list(range(51, -1, -1))]
     orders += [rng.permutation(52).tolist() for _ in range(500)]
