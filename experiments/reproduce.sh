@@ -206,3 +206,23 @@ python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents
 python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --set ppo.temperature=0.15 --set ppo.norm_adv=False --set ppo.learning_rate=2e-5 --runs runs/ppo_cards2
 for R in runs/ppo_cards/*/ runs/ppo_cards2/*/; do python -m experiments.ppo_fast --curves $R --out $R/curves.json; done
 # then eval.csv, config.json (metrics.json) and curves.json of each to results/ppo_cards/msc-tau0.05-s1, msc-tau0.15-rawadv-s1
+# Sixteenth session (docs/learning.md, "Its own games, several networks as one, and where its
+# two heads disagree"; "Two-pass at a million positions"): cards-msc's own games (DAgger) and
+# 4,000 steps on from it; the three 3.5-million networks as one; the heads on held-out positions
+# and the filter's way of playing; the relation network under two-pass at a million positions.
+python -m experiments.card_data --rules msc --deals 20000 --first 172000 --workers 2 --behaviour agents/trained/cards-msc.npz --out data/msc_dagger_rel_s1.npz
+$C --heldout data/msc_heldout.npz --init agents/trained/cards-msc.npz --seeds 1 --steps 4000 --lr 5e-4 --data data/msc.npz data/msc_dagger_rel_s1.npz --out results/cards/msc-dagger-rel
+cp results/cards/msc-dagger-rel/rel_1817786_s1/net.npz /tmp/rel-msc-dagger-s1.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-dagger-s1.npz --workers 1 --out results/cards/msc-dagger-rel/test1000-s1
+python -m experiments.cards_combine --nets results/cards/msc-3m/rel_3494157_s{0,1,2}/net.npz --seeds "val[:300]" --out results/cards/msc-combine/ensemble-val300.jsonl
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --heldout data/msc_heldout.npz --filter 0.02 0.05 0.1 --out results/cards/msc-combine/heldout.jsonl
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --seeds "val[:300]" --filter 0.01 0.02 0.05 0.1 --out results/cards/msc-combine/filter-val300.jsonl
+python -m experiments.card_data --rules two-pass --deals 40000 --first 4000 --workers 1 --out data/two-pass_b.npz
+for S in 0 1 2; do
+  $C --data data/two-pass.npz data/two-pass_b.npz --steps 6000 --seeds $S --out results/cards/two-pass-1m
+done
+for S in 0 1 2; do cp results/cards/two-pass-1m/rel_1041434_s$S/net.npz /tmp/rel-two-pass-1m-s$S.npz; done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents greedy greedy-careful /tmp/rel-two-pass-1m-s0.npz /tmp/rel-two-pass-1m-s1.npz --workers 2 --out results/cards/two-pass-1m/test1000
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents /tmp/rel-two-pass-1m-s2.npz --workers 2 --out results/cards/two-pass-1m/test1000-s2
+python -m experiments.plot_cards results/cards/two-pass-1m
+python -m experiments.plot_cards results/cards/msc-dagger-rel
