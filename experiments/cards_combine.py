@@ -41,6 +41,10 @@ class Ensemble(CardNet):
         """The mean of the networks' ``(B, 2, 327)`` outputs."""
         return np.mean([n.forward(obs) for n in self.nets], axis=0)
 
+    def save(self, path: str | Path) -> None:
+        """Refused: ``CardNet.load`` reads one network, and this is several."""
+        raise NotImplementedError(f"{path}: an ensemble is not saved; save its networks")
+
 
 class FilterAgent(CardNetAgent):
     """A card network played by its policy among the moves Q rates near the best.
@@ -137,6 +141,10 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if bool(args.seeds) == bool(args.heldout):
         p.error("give --seeds (play) or --heldout (score positions), one of them")
+    for way in args.ways:
+        how, _, tie = way.partition(":")
+        if how not in ("q", "policy", "both") or not tie.replace(".", "", 1).isdigit():
+            p.error(f"--ways {way}: play:tie, play one of q, policy, both, tie a number >= 0")
     if args.heldout:
         rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
     else:

@@ -31,6 +31,15 @@ def test_an_ensemble_plays_the_mean_of_its_networks_logits():
     both = Ensemble([net, other], "q", 0.1).forward(x)
     np.testing.assert_allclose(both, (net.forward(x) + other.forward(x)) / 2, rtol=1e-5, atol=1e-5)
     assert not np.allclose(both, net.forward(x))
+    with pytest.raises(NotImplementedError, match="ensemble"):
+        Ensemble([net, other], "q", 0.1).save("x.npz")
+
+
+def test_a_way_of_playing_is_refused_by_name():
+    from experiments import cards_combine
+
+    with pytest.raises(SystemExit):
+        cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--ways", "q"])
 
 
 def test_the_filter_is_the_policy_at_a_wide_margin_and_q_at_none():
@@ -84,6 +93,12 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
         pol = net.forward(counts_from_packed(data["obs"][i : i + 1]))[0, 0]
         right.append(wins[i, np.flatnonzero(legal[i])[np.argmax(pol[legal[i]])]])
     assert rows["policy"]["right"] == pytest.approx(np.mean(right))
+    played = []  # the shipped way of playing (Q + 0.1 log policy), by the agent's own scores
+    for i in np.flatnonzero(hard):
+        scores = net.act_logits(counts_from_packed(data["obs"][i : i + 1]))[0]
+        played.append(wins[i, np.flatnonzero(legal[i])[np.argmax(scores[legal[i]])]])
+    assert (net.meta["play"], net.meta["tie"]) == ("q", 0.1)
+    assert rows["Q + 0.1 log policy"]["right"] == pytest.approx(np.mean(played))
     assert rows["policy"]["hard"] == hard.sum()
     assert set(rows) == {"Q", "policy", "Q + 0.01 log policy", "Q + 0.1 log policy",
                          "Q + 1.0 log policy", "policy within 0.05 of the best Q"}  # fmt: skip
