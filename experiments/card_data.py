@@ -8,7 +8,8 @@ move at a share ``eps`` of its turns; at each winnable position every legal move
 solver's verdict after it, and the teacher's move is kept. The env replays each game, so every
 observation is a player's. The method: docs/learning.md, "A network over the cards". The
 ``.npz``: ``obs`` ``(N, 122)`` int16, ``legal`` and ``wins`` (packed 327-bit masks),
-``teacher``, ``deal``.
+``teacher``, ``deal``; with ``--rollout``, ``rollout`` (packed 327-bit: after which moves
+``greedy-careful``, an honest player, goes on to win this deal).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 from pyramid_env.agents import Turn
 from pyramid_env.agents.base import determinize, unseen
-from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.agents.cardnet import CardNet
 from pyramid_env.agents.honest import all_seen, search
 from pyramid_env.engine.layout import SLOTS
@@ -79,6 +80,38 @@ def _wins(s: State) -> bool | None:
     return None if status is Verdict.UNKNOWN else status is Verdict.WIN
 
 
+def careful_wins(s: State, seen: dict[tuple[int, ...], bool]) -> bool:
+    """Whether ``greedy-careful`` wins from ``s`` in this deal (within ``MAX_STEPS`` moves).
+
+    An honest player's outcome: the agent reads only what a player knows (its tests play it on
+    a view whose unseen cards are shuffled, move for move alike), so over the deals a player
+    cannot tell apart these outcomes average to its win rate after the move, the value an honest
+    player can act on, which the solver's verdict (true for a draw whenever the order allows
+    a win later) is not. The agent is deterministic, so every position its game passes through
+    shares the outcome: ``seen`` (one deal's) keeps them, and a later play-out that reaches one
+    stops there.
+    """
+    agent = CarefulAgent()
+    path = []
+    won = False
+    for _ in range(MAX_STEPS):
+        fields = s.fields()
+        if fields in seen:
+            won = seen[fields]
+            break
+        path.append(fields)
+        if is_won(s):
+            won = True
+            break
+        legal = legal_ids(s)
+        if not legal:
+            break
+        s = s.child(MOVES[agent.preferences(Turn(s, legal, s.left))[0]])
+    for fields in path:
+        seen[fields] = won
+    return won
+
+
 @functools.cache
 def _network(path: str) -> CardNet:
     """The behaviour network, read once per worker process."""
@@ -93,6 +126,7 @@ def label_game(
     behaviour: str | None = None,
     samples: int = 0,
     worlds: int = 0,
+    rollout: bool = False,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
@@ -101,11 +135,14 @@ def label_game(
     (``pimc``'s search over that many orders of the unseen cards while any is unseen, greedy's
     first winning move once all are seen), its move kept even where the true order loses it.
     ``worlds`` > 0: each legal move also gets a soft label (:func:`_soft`) over that many orders
-    while cards are unseen (the true order's verdict once all are seen).
+    while cards are unseen (the true order's verdict once all are seen). ``rollout``: each legal
+    move also gets ``greedy-careful``'s outcome after it (:func:`careful_wins`; a move the
+    solver says loses is lost for it too, so only the others are played out).
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
     bits of the legal ids after which the deal is still winnable, the soft labels (bytes, with
-    ``worlds``) and the teacher's action.
+    ``worlds``), the legal ids after which ``greedy-careful`` wins (with ``rollout``) and the
+    teacher's action.
     """
     rng = np.random.default_rng([seed, n])
     greedy = GreedyAgent()
@@ -117,7 +154,8 @@ def label_game(
         obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
     actions: list[int] = []
-    steps, legals, wins, teachers, softs = [], [], [], [], []
+    steps, legals, wins, teachers, softs, rolls = [], [], [], [], [], []
+    outcomes: dict[tuple[int, ...], bool] = {}  # greedy-careful's, by position (rollout)
     winnable = _wins(s)
     for step in range(MAX_STEPS):
         legal = legal_ids(s)
@@ -147,6 +185,9 @@ def label_game(
                     if hidden:
                         soft = _soft(s, known, legal, bits, worlds, soft_rng)
                     softs.append(soft)
+                if rollout:
+                    won = [a for a in wins[-1] if careful_wins(s.child(MOVES[a]), outcomes)]
+                    rolls.append(won)
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
@@ -162,7 +203,7 @@ def label_game(
         if env is not None:
             obs = env.step(action)[0]
     game = {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
-    return game | ({"soft": softs} if worlds else {})
+    return game | ({"soft": softs} if worlds else {}) | ({"rollout": rolls} if rollout else {})
 
 
 def _chunk(
@@ -172,9 +213,10 @@ def _chunk(
     behaviour: str | None,
     samples: int,
     worlds: int,
+    rollout: bool,
     deals: list[int],
 ) -> list[dict[str, Any]]:
-    return [label_game(rules, eps, seed, n, behaviour, samples, worlds) for n in deals]
+    return [label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout) for n in deals]
 
 
 def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -185,7 +227,7 @@ def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
 def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[str, np.ndarray]:
     """Each game through the env; the observation at each labelled position, as a player's."""
     env = PyramidEnv(rules, obs_mode="dict", max_steps=MAX_STEPS + 1, max_idle_passes=None)
-    obs, legal, wins, teacher, deal, soft = [], [], [], [], [], []
+    obs, legal, wins, teacher, deal, soft, roll = [], [], [], [], [], [], []
     for n, game in zip(deals, games, strict=True):
         env.reset(options={"deal": n})
         encoder = ob.Encoder(env.state, reveal_stock=False)
@@ -195,7 +237,10 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
                 i = labelled[step]
                 assert sorted(env.legal_actions()) == game["legal"][i]
                 obs.append(pack_obs(encoder.encode(env.state, env.known_stock(), True)))
-                for dest, ids in ((legal, game["legal"][i]), (wins, game["wins"][i])):
+                pairs = [(legal, game["legal"][i]), (wins, game["wins"][i])]
+                if "rollout" in game:
+                    pairs.append((roll, game["rollout"][i]))
+                for dest, ids in pairs:
                     m = np.zeros(NUM_MOVES, bool)
                     m[ids] = True
                     dest.append(np.packbits(m))
@@ -215,6 +260,8 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
     }
     if games and "soft" in games[0]:
         out["soft"] = np.array(soft, np.uint8).reshape(-1, NUM_MOVES)
+    if games and "rollout" in games[0]:
+        out["rollout"] = np.array(roll, np.uint8).reshape(-1, 41)
     return out
 
 
@@ -227,9 +274,10 @@ def generate(
     behaviour: str | None = None,
     samples: int = 0,
     worlds: int = 0,
+    rollout: bool = False,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds)
+    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds, rollout)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -258,6 +306,11 @@ def main(argv: list[str] | None = None) -> None:
         help="soft labels too: each move's share of this many orders (the true one among them) "
         "still won after it, while cards are unseen",
     )
+    p.add_argument(
+        "--rollout",
+        action="store_true",
+        help="honest labels too: after which legal moves greedy-careful goes on to win the deal",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if args.pimc < 0:
@@ -269,9 +322,8 @@ def main(argv: list[str] | None = None) -> None:
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    data = generate(
-        rules, deals, args.eps, args.seed, args.workers, behaviour, args.pimc, args.soft
-    )
+    opts = (behaviour, args.pimc, args.soft, args.rollout)
+    data = generate(rules, deals, args.eps, args.seed, args.workers, *opts)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")

@@ -219,8 +219,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument(
         "--q-target",
         default="verdict",
-        choices=["verdict", "soft"],
-        help="the Q labels: the true order's verdicts, or card_data --soft's shares",
+        choices=["verdict", "soft", "rollout"],
+        help="the Q labels: the true order's verdicts, card_data --soft's shares, or "
+        "card_data --rollout's (greedy-careful's outcome after each move: an honest value)",
     )
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--eval-seeds", default="val[:300]")

@@ -19,8 +19,11 @@ def load_data(
     """The first ``positions`` positions of card_data files (one after the other), unpacked.
 
     A file named ``PATH:N`` gives its first ``N`` positions only. ``target``: the Q head's
-    labels, ``"verdict"`` (the true order's, 0 or 1) or ``"soft"`` (a move's share of the
-    orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise).
+    labels, ``"verdict"`` (the true order's, 0 or 1), ``"soft"`` (a move's share of the
+    orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise)
+    or ``"rollout"`` (whether ``greedy-careful`` goes on to win after the move, ``card_data
+    --rollout``: an honest player's outcome, where the verdict is a clairvoyant's). With
+    ``"soft"`` or ``"rollout"`` the verdicts stay as ``"verdict"``.
     """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
@@ -35,8 +38,12 @@ def load_data(
                 raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")
             part = {k: v if k == "rules" else v[: int(take)] for k, v in part.items()}
         parts.append(part)
-    if target == "soft" and any("soft" not in part for part in parts):
-        raise SystemExit(f"--q-target soft: not every file of {paths} has soft labels")
+    key = {"soft": "soft", "rollout": "rollout"}.get(target)
+    if target not in ("verdict", "soft", "rollout"):
+        raise ValueError(f"target {target!r}: one of 'verdict', 'soft', 'rollout'")
+    if key and any(key not in part for part in parts):
+        flag = f"card_data --{key}"
+        raise SystemExit(f"--q-target {target}: not every file of {paths} has them ({flag})")
     names = {str(part["rules"]) for part in parts}
     if len(names) > 1:
         raise SystemExit(f"--data: files of different rule sets {sorted(names)}")
@@ -51,10 +58,12 @@ def load_data(
     # of positions x 327 moves); the batches are cast to float32
     out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float16)
     soft = out.pop("soft", None)
+    roll = out.pop("rollout", None)
     if target == "soft":
-        if soft is None:
-            raise SystemExit(f"--q-target soft: {paths} hold no soft labels (card_data --soft)")
         out["verdict"] = out["wins"]  # what makes a position hard: a move lost for certain
         out["wins"] = (soft / np.float16(255)).astype(np.float16)
+    elif target == "rollout":
+        out["verdict"] = out["wins"]
+        out["wins"] = np.unpackbits(roll, axis=1)[:, :NUM_MOVES].astype(np.float16)
     out["rules"] = str(data["rules"])
     return out

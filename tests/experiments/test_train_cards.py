@@ -220,3 +220,41 @@ def test_soft_labels_leave_the_game_alone_and_count_the_orders_a_player_cannot_t
     np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **plain)
     with pytest.raises(SystemExit, match="soft"):
         train_cards.load_data(tmp_path / "h.npz", None, "soft")
+
+
+def test_rollout_labels_are_greedy_carefuls_own_outcome_after_each_move(tmp_path):
+    rules = get_rules("msc")
+    deals = [1_000_059, 1_000_003]
+    plain = [card_data.label_game(rules, 0.1, 0, n) for n in deals]
+    rolled = [card_data.label_game(rules, 0.1, 0, n, rollout=True) for n in deals]
+    careful = make_agent("greedy-careful")
+    differ = 0
+    for n, p, r in zip(deals, plain, rolled, strict=True):
+        assert {k: r[k] for k in p} == p  # the same game, the same verdicts
+        s = State(n, rules)
+        labelled = dict(zip(r["steps"], range(len(r["steps"])), strict=True))
+        for step, action in enumerate(r["actions"]):
+            if step in labelled:
+                i = labelled[step]
+                assert set(r["rollout"][i]) <= set(r["wins"][i])  # lost for all: lost for it
+                for a in r["legal"][i]:  # played out afresh, without the shared outcomes
+                    t = s.child(MOVES[a])
+                    for _ in range(card_data.MAX_STEPS):
+                        legal = card_data.legal_ids(t)
+                        if not legal or card_data.is_won(t):
+                            break
+                        t = t.child(MOVES[careful.act(card_data.Turn(t, legal, t.left), None)])
+                    assert (a in r["rollout"][i]) == card_data.is_won(t)
+                differ += set(r["rollout"][i]) != set(r["wins"][i])
+            s = s.child(MOVES[action])
+    assert differ > 0  # somewhere the honest player loses after a move the solver would win
+    data = card_data.replay(rules, deals, rolled)
+    np.savez_compressed(tmp_path / "r.npz", rules=np.array("msc"), **data)
+    d = train_cards.load_data(tmp_path / "r.npz", None, "rollout")
+    v = train_cards.load_data(tmp_path / "r.npz", None)
+    assert (d["verdict"] == v["wins"]).all() and (d["wins"] <= v["wins"]).all()
+    assert (d["wins"] < v["wins"]).any()
+    np.savez_compressed(tmp_path / "p.npz", rules=np.array("msc"),
+                        **card_data.replay(rules, deals, plain))  # fmt: skip
+    with pytest.raises(SystemExit, match="rollout"):
+        train_cards.load_data(tmp_path / "p.npz", None, "rollout")
