@@ -22,12 +22,19 @@ from pyramid_env.engine import primitives as P
 
 try:
     from numba import njit, types
+    from numba.core import cgutils
     from numba.cpython.unsafe.numbers import leading_zeros
     from numba.extending import intrinsic, overload_method, register_jitable
 except ImportError:  # the compiled backends are optional where numba is
     njit = None
 
 AVAILABLE = njit is not None
+
+
+def _borrowed_python(arr: Any) -> Any:
+    """Without numba an array is its own borrowed view."""
+    return arr
+
 
 if AVAILABLE:
 
@@ -51,24 +58,55 @@ if AVAILABLE:
         """``int.bit_count`` for the non-negative ints the rules use."""
         return lambda x: _ctpop(x)
 
+    @intrinsic
+    def _borrowed(typingctx: Any, arr: Any) -> Any:
+        """``arr`` without its owner (meminfo): compiled code stops counting references to it.
+
+        numba counts an array's references with atomic increments and decrements at every call
+        that passes it and every view (``a[i]``) taken of it; in a loop over games calling
+        helpers that was about a quarter of the vector env's step. A view of an array with no
+        owner has none either, and the counting functions return at once on a null owner. The
+        caller keeps the original alive (an argument of the running call is), and a borrowed
+        array must not be returned or stored: nothing keeps its memory alive.
+        """
+        if not isinstance(arr, types.Array):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cls = context.make_array(arr)
+            src = cls(context, builder, value=args[0])
+            out = cls(context, builder)
+            for field in ("parent", "nitems", "itemsize", "data", "shape", "strides"):
+                setattr(out, field, getattr(src, field))
+            out.meminfo = cgutils.get_null_value(out.meminfo.type)
+            return out._getvalue()
+
+        return arr(arr), codegen
+
     for _fn in (*P.PRIMITIVES, *dead_deal.FUNCTIONS):  # the engine's, compiled as they are
         if _fn in P.INLINED:
             register_jitable(inline="always")(_fn)
         else:
             register_jitable(_fn)
+    borrowed = _borrowed
+else:
+    borrowed = _borrowed_python
 
 
-def compiled(registry: list[Any]) -> Callable[[Any], Any]:
+def compiled(registry: list[Any], inline: bool = False) -> Callable[[Any], Any]:
     """A decorator compiling a function with numba's on-disk cache, noted in ``registry``.
 
     ``registry`` collects the compiled functions of one module, for
-    :func:`forget_stale_cache`. Without numba the function is returned unchanged.
+    :func:`forget_stale_cache`. ``inline``: numba compiles the function into each caller
+    (no call, and no counting of the arrays passed), typing it again at every call site.
+    Without numba the function is returned unchanged.
     """
 
     def wrap(fn: Any) -> Any:
         if not AVAILABLE:
             return fn
-        fast = njit(cache=True, nogil=True)(fn)
+        options = {"inline": "always"} if inline else {}
+        fast = njit(cache=True, nogil=True, **options)(fn)
         registry.append(fast)
         return fast
 

@@ -31,10 +31,11 @@ from pyramid_env.engine.game import points
 from pyramid_env.engine.layout import COVER_MASK, FULL
 from pyramid_env.engine.rules import Scoring
 from pyramid_env.env.settings import REWARDS, step_reward
-from pyramid_env.jit import AVAILABLE, compiled, forget_stale_cache, outlined
+from pyramid_env.jit import AVAILABLE, borrowed, compiled, forget_stale_cache, outlined
 
 _CACHED: list[Any] = []
 _jit = compiled(_CACHED)
+_inline = compiled(_CACHED, inline=True)  # see step_games
 # The move generator and a move as calls, not inlined: a game calls each once a step, and
 # compiled inline they were most of the kernel's first compilation.
 _OUT = outlined(_CACHED)
@@ -195,7 +196,7 @@ def _deal_row(i: int, S: Any, cards: Any, prank: Any, srank: Any, stock_of: Any,
 
 
 # -- one game's position: legal moves, end, observation ------------------------------------------
-@_jit
+@_inline
 def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stops_dead: bool,
              mask: Any, ids: Any, exps: Any, cands: Any) -> tuple[int, int]:  # fmt: skip
     """Game ``i``'s mask row, done, won and cards left, from its position.
@@ -238,7 +239,7 @@ def _refresh(i: int, S: Any, prank: Any, srank: Any, stock_of: Any, k: Any, stop
     return exp, n
 
 
-@_jit
+@_inline
 def _mask_row(row: Any, ids: Any, n: int) -> None:
     """A mask row allowing ``ids[:n]``, or action 0 alone if ``n`` is 0 (the game is done)."""
     row[:] = 0
@@ -248,7 +249,7 @@ def _mask_row(row: Any, ids: Any, n: int) -> None:
         row[ids[j]] = 1
 
 
-@_jit
+@_inline
 def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bool, form: int,
             scaled: bool, raw: Any, pieces: Any, counters: Any, out: Any,
             out8: Any) -> None:  # fmt: skip
@@ -302,7 +303,7 @@ def _encode(i: int, S: Any, prank: Any, srank: Any, k: Any, exp: int, reveal: bo
         _fill(out8[i], raw, form, False)
 
 
-@_jit
+@_inline
 def _compact(row: Any, pyr: int, left: int, ptr: int, drawn: int, rec: int, known: int, exp: int,
              prank: Any, srank: Any, k: Any, pleft: int) -> None:  # fmt: skip
     """One compact row (see observation.compact) straight from the position.
@@ -470,7 +471,7 @@ def _score(i: int, S: Any, score: Any, c: Config) -> None:
                       S[i, MOVES_], 0.0)  # fmt: skip
 
 
-@_jit
+@_inline
 def _outcome(i: int, S: Any, score: Any, c: Config, info: Any) -> None:
     """Game ``i``'s score (into ``score`` and the infos), cards left, moves, pass, won."""
     pleft = S[i, PLEFT]
@@ -546,91 +547,97 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                prank: Any, srank: Any, stock_of: Any, score: Any, mask: Any, codes: Any, ci: Any,
                cf: Any, rewards: Any, terminated: Any, truncated: Any, why: Any, ends: Any,
                pyramid_left: Any, moves: Any, pass_: Any, info_score: Any, won: Any,
-               mask_out: Any, pieces: Any, counters: Any, out: Any, out8: Any) -> int:  # fmt: skip
+               mask_out: Any, pieces: Any, counters: Any, out: Any,
+               out8: Any) -> tuple[int, int]:  # fmt: skip
     """One step of every game: autoreset, move, counters, reward, mask, end and observation.
 
-    The vector env's one call a step (and a reset); arrays only (numba types arrays fast), the
-    settings as :func:`config_arrays` gives them, the outputs :class:`Infos`' fields. A game
-    that ended at the last step is dealt ``numbers[i]`` (next-step autoreset, reward 0); any
-    other plays ``actions[i]`` if legal, else stays with the illegal reward. ``why``: 1
-    truncated by ``max_steps``, 2 by the idle passes. The games ending now go into ``ends``;
-    returns how many. With ``reset`` (one function for both: one compilation), every game ``i``
-    in ``rows`` is dealt ``cards[i]`` instead, and the step's inputs and outputs are not read.
+    The vector env's one call a step (and a reset); arrays only, the settings as
+    :func:`config_arrays` gives them, the outputs :class:`Infos`' fields. A game that ended at
+    the last step is dealt ``numbers[i]`` (next-step autoreset, reward 0); any other plays
+    ``actions[i]`` if legal, else the illegal reward. ``why``: 1 truncated by ``max_steps``, 2
+    by the idle passes. Returns how many games end now (listed in ``ends``) and how many of
+    them were truncated. With ``reset`` (one function: one compilation), game ``i`` in
+    ``rows`` is dealt ``cards[i]`` instead; the step's inputs and outputs are not read.
     """
     c = _config(ci, cf)
-    info = Infos(pyramid_left, moves, pass_, info_score, won, mask_out, pieces, counters, out,
-                 out8)  # fmt: skip
+    # Borrowed: no reference counting in the loop (see jit.borrowed); all live for the call.
+    b = borrowed
+    rows, actions, numbers, S, cards = b(rows), b(actions), b(numbers), b(S), b(cards)
+    prank, srank, stock_of, score, mask = b(prank), b(srank), b(stock_of), b(score), b(mask)
+    codes, rewards, terminated, truncated = b(codes), b(rewards), b(terminated), b(truncated)
+    why, ends = b(why), b(ends)
+    info = Infos(b(pyramid_left), b(moves), b(pass_), b(info_score), b(won), b(mask_out),
+                 b(pieces), b(counters), b(out), b(out8))  # fmt: skip
     ids = np.empty(64, np.int64)
     exps = np.empty(28, np.int64)  # scratch: the shape of the pyramid (P.shape)
     cands = np.empty(56, np.int64)
     raw = np.empty(122, np.int64)
     k = c.knobs
-    n_end = 0
+    n_end = n_trunc = 0
     for i in range(len(rows)):
+        # One tail for a reset and a step: _refresh and _encode are inlined, once each.
+        ended = go = False
+        a = 0
+        before, before_score = S[i, PLEFT], score[i]
         if reset:
             if rows[i]:
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
-            exp, n = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps,
-                              cands)  # fmt: skip
-            _mask_row(info.mask[i], ids, n)  # the copy given out, written as the kept one
-            _outcome(i, S, score, c, info)
-            _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
-                    info.counters, info.out, info.out8)  # fmt: skip
-            continue
-        before = S[i, PLEFT]
-        before_score = score[i]
-        ended = S[i, ENDED] != 0
-        a = int(actions[i])
-        go = not ended and not S[i, DONE] and mask[i, a] != 0
-        if ended:
-            shuffle(numbers[i], cards[i])
-            _deal_row(i, S, cards, prank, srank, stock_of, k)
-            code_chars(cards[i], codes[i])
-        elif go:  # _play's lines, kept apart on purpose (see _play)
-            pyr, left, ptr, drawn, rec = _play_move(
-                int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
-                int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
-            )  # fmt: skip
-            S[i, PYR], S[i, LEFT], S[i, PTR], S[i, DRAWN], S[i, REC] = pyr, left, ptr, drawn, rec
-            S[i, MOVES_] += 1
-            if a > 1:  # a removal
-                S[i, IDLE] = 0
-                S[i, REMOVED] = 1
-            elif a == 1:  # a pass ends: idle unless it saw a removal
-                S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
-                S[i, REMOVED] = 0
-            S[i, SEEN] |= P.face_up(left, ptr, k)
+        else:
+            ended = S[i, ENDED] != 0
+            a = int(actions[i])
+            go = not ended and not S[i, DONE] and mask[i, a] != 0
+            if ended:
+                shuffle(numbers[i], cards[i])
+                _deal_row(i, S, cards, prank, srank, stock_of, k)
+                code_chars(cards[i], codes[i])
+            elif go:  # _play's lines, kept apart on purpose (see _play)
+                pyr, left, ptr, drawn, rec = _play_move(
+                    int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
+                    int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,
+                )  # fmt: skip
+                S[i, PYR], S[i, LEFT], S[i, PTR] = pyr, left, ptr
+                S[i, DRAWN], S[i, REC] = drawn, rec
+                S[i, MOVES_] += 1
+                if a > 1:  # a removal
+                    S[i, IDLE] = 0
+                    S[i, REMOVED] = 1
+                elif a == 1:  # a pass ends: idle unless it saw a removal
+                    S[i, IDLE] = 0 if S[i, REMOVED] else S[i, IDLE] + 1
+                    S[i, REMOVED] = 0
+                S[i, SEEN] |= P.face_up(left, ptr, k)
         exp, n = _refresh(i, S, prank, srank, stock_of, k, c.stops_dead, mask, ids, exps, cands)
-        _mask_row(info.mask[i], ids, n)
+        _mask_row(info.mask[i], ids, n)  # the copy given out, written as the kept one
         _outcome(i, S, score, c, info)
-        term = False
-        trunc = 0
-        reward = 0.0
-        if not ended:
-            if go:
-                reward = _reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0, before_score,
-                                 score[i])  # fmt: skip
-            else:
-                reward = c.illegal_reward
-            S[i, STEPS] += 1
-            term = S[i, DONE] != 0
-            if not term:
-                if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
-                    trunc = 2
-                elif S[i, STEPS] >= c.max_steps:
-                    trunc = 1
-        rewards[i] = reward
-        terminated[i] = term
-        truncated[i] = trunc != 0
-        why[i] = trunc
-        if term or trunc != 0:
-            S[i, ENDED] = 1
-            ends[n_end] = i
-            n_end += 1
+        if not reset:
+            term = False
+            trunc = 0
+            reward = 0.0
+            if not ended:
+                if go:
+                    reward = _reward(c.reward, before, S[i, PLEFT], S[i, WON] != 0,
+                                     before_score, score[i])  # fmt: skip
+                else:
+                    reward = c.illegal_reward
+                S[i, STEPS] += 1
+                term = S[i, DONE] != 0
+                if not term:
+                    if c.max_idle >= 0 and S[i, IDLE] >= c.max_idle:
+                        trunc = 2
+                    elif S[i, STEPS] >= c.max_steps:
+                        trunc = 1
+            rewards[i] = reward
+            terminated[i] = term
+            truncated[i] = trunc != 0
+            why[i] = trunc
+            if term or trunc != 0:
+                S[i, ENDED] = 1
+                ends[n_end] = i
+                n_end += 1
+                n_trunc += trunc != 0
         _encode(i, S, prank, srank, k, exp, c.reveal, c.form, c.scaled, raw, info.pieces,
                 info.counters, info.out, info.out8)  # fmt: skip
-    return n_end
+    return n_end, n_trunc
 
 
 @_jit

@@ -37,6 +37,7 @@ from pyramid_env.env.settings import (
     check_options,
     check_seed,
     draw_deal,
+    raw_words,
     unknown_arguments,
 )
 
@@ -127,6 +128,7 @@ class PyramidVectorEnv(VectorEnv):
         }  # fmt: skip
         self._dtype = np.uint8 if form == K.COMPACT else settings.dtype
         self._rngs: list[np.random.Generator | None] = [None] * n
+        self._raw: list[Any] = [None] * n  # each game's settings.raw_words, for the autoresets
         # The games, as the kernel reads and writes them (see pyramid_env.env.kernel).
         self._s = np.zeros((n, K.COLUMNS), np.int64)
         self._s[:, K.DONE] = 1  # before reset the masks allow action 0 alone
@@ -200,6 +202,7 @@ class PyramidVectorEnv(VectorEnv):
             for i, s in enumerate(seeds)
         ]
         self._rngs = rngs
+        self._raw = [raw_words(r, self.settings.deals) for r in rngs]
         for i in np.flatnonzero(resetting):
             if seeds[i] is not None:
                 self._seeds[i] = seeds[i]
@@ -254,14 +257,17 @@ class PyramidVectorEnv(VectorEnv):
             reason = st.why_illegal(self._state(i), MOVES[a]) or "the episode is over"
             raise st.IllegalMove(f"env {i}, action {a}: {reason}")
         resets = self._ends[: self._n_ends].tolist()
-        numbers, deals = self._numbers_u64, self.settings.deals
-        for i in resets:
-            numbers[i] = self._numbers[i] = draw_deal(self._rngs[i], deals)
+        numbers, kept, raw = self._numbers_u64, self._numbers, self._raw
+        for i in resets:  # draw_deal, the usual case inline
+            word = raw[i]
+            numbers[i] = kept[i] = (
+                word() >> 1 if word is not None else draw_deal(self._rngs[i], self.settings.deals)
+            )
         info = self._buffers()
         rewards = np.empty(n, np.float64)
         terminated = np.empty(n, bool)
         truncated = np.empty(n, bool)
-        self._n_ends = K.step_games(
+        self._n_ends, n_trunc = K.step_games(
             False, self._all, actions, numbers, self._s, self._cards, self._prank, self._srank,
             self._stock_of, self._score, self._mask, self._code_chars, self._ci, self._cf,
             rewards, terminated, truncated, self._why, self._ends, *info,
@@ -269,8 +275,9 @@ class PyramidVectorEnv(VectorEnv):
         for i in resets:
             self._codes[i] = self._code_chars[i].tobytes().decode()
         infos = self._infos(info)
-        if self._n_ends:  # a truncated game is among the games that ended
-            self._truncated_by(infos, truncated)
+        if n_trunc:
+            infos["truncated_by"] = _WHY.take(self._why)  # every game's label in one call
+            infos["_truncated_by"] = truncated.copy()
         return self._observation(info), rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -433,12 +440,3 @@ class PyramidVectorEnv(VectorEnv):
             "_seed": every,
             "_action_mask": every,
         }
-
-    def _truncated_by(self, infos: dict[str, Any], truncated: np.ndarray) -> None:
-        """Add ``truncated_by`` (and its mask) to ``infos`` if a game was truncated this step.
-
-        The kernel's ``why`` (written for every game) picks each game's label in one call.
-        """
-        if truncated.any():
-            infos["truncated_by"] = _WHY.take(self._why)
-            infos["_truncated_by"] = truncated.copy()

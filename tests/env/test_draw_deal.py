@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.seeding import np_random
 
 from pyramid_env.env import PyramidEnv, PyramidVectorEnv
-from pyramid_env.env.settings import _RAW64, draw_deal
+from pyramid_env.env.settings import _RAW64, draw_deal, raw_words
 
 KINDS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
 
@@ -66,3 +66,16 @@ def test_a_deals_list_still_draws_through_integers():
     assert [draw_deal(a, deals) for _ in range(50)] == [
         deals[int(b.integers(len(deals)))] for _ in range(50)
     ]
+
+
+@pytest.mark.parametrize("kind", [*KINDS, np.random.MT19937], ids=lambda k: k.__name__)
+def test_raw_words_is_draw_deals_fast_path_or_none(kind):
+    # The vector env's autoresets shift raw_words' word themselves: the same numbers.
+    fast, slow = np.random.Generator(kind(7)), np.random.Generator(kind(7))
+    word = raw_words(fast, None)
+    if kind is np.random.MT19937:
+        assert word is None
+        return
+    assert [word() >> 1 for _ in range(500)] == [draw_deal(slow, None) for _ in range(500)]
+    assert same_state(fast.bit_generator.state, slow.bit_generator.state)
+    assert raw_words(fast, range(5)) is None  # a deals list draws through integers
