@@ -97,15 +97,16 @@ def compiled(registry: list[Any], inline: bool = False) -> Callable[[Any], Any]:
     """A decorator compiling a function with numba's on-disk cache, noted in ``registry``.
 
     ``registry`` collects the compiled functions of one module, for
-    :func:`forget_stale_cache`. ``inline``: numba compiles the function into each caller
-    (no call, and no counting of the arrays passed), typing it again at every call site.
-    Without numba the function is returned unchanged.
+    :func:`forget_stale_cache`. ``inline``: LLVM compiles the function into each caller
+    (numba's ``forceinline``): no call, and no counting of the arrays passed; numba types it
+    once, where its own ``inline="always"`` types it again at every call site, which is slow
+    to compile. Without numba the function is returned unchanged.
     """
 
     def wrap(fn: Any) -> Any:
         if not AVAILABLE:
             return fn
-        options = {"inline": "always"} if inline else {}
+        options = {"forceinline": True} if inline else {}
         fast = njit(cache=True, nogil=True, **options)(fn)
         registry.append(fast)
         return fast
@@ -114,17 +115,18 @@ def compiled(registry: list[Any], inline: bool = False) -> Callable[[Any], Any]:
 
 
 def outlined(registry: list[Any]) -> dict[str, Any]:
-    """The primitives of ``P.INLINED`` by name, each compiled once as a function of its own.
+    """The primitives of ``P.INLINED`` by name, each typed once, inlined by LLVM.
 
-    The searches inline them (a call per position costs them); a caller that calls them once a
-    step need not, and inlining makes numba type their code again at every call site, which
-    is most of such a kernel's first compilation. The copies call each other, not the inlined
+    The searches inline them through numba (``inline="always"``), which types their code
+    again at every call site: most of such a kernel's first compilation. These copies are
+    typed once and compiled into their callers by LLVM (:func:`compiled` with ``inline``), as
+    fast and far quicker to compile. The copies call each other, not the numba-inlined
     versions; ``registry`` as for :func:`compiled`. Without numba: the primitives themselves.
     """
     if not AVAILABLE:
         return {fn.__name__: fn for fn in P.INLINED}
     names = dict(vars(P))  # the copies' globals: the primitives' module, these names rebound
-    wrap = compiled(registry)
+    wrap = compiled(registry, inline=True)
     for fn in P.INLINED:
         copy = types_.FunctionType(fn.__code__, names, fn.__name__, fn.__defaults__)
         copy.__qualname__, copy.__module__ = fn.__qualname__, fn.__module__

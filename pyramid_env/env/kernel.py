@@ -36,8 +36,8 @@ from pyramid_env.jit import AVAILABLE, borrowed, compiled, forget_stale_cache, o
 _CACHED: list[Any] = []
 _jit = compiled(_CACHED)
 _inline = compiled(_CACHED, inline=True)  # see step_games
-# The move generator and a move as calls, not inlined: a game calls each once a step, and
-# compiled inline they were most of the kernel's first compilation.
+# The move generator and a move, typed once and inlined by LLVM (jit.outlined): numba's own
+# inlining of them was most of the kernel's first compilation.
 _OUT = outlined(_CACHED)
 _shape, _removals, _play_move = _OUT["shape"], _OUT["removals"], _OUT["play"]
 _tops, _turn_id = _OUT["tops"], _OUT["turn_id"]
@@ -343,7 +343,7 @@ def _compact(row: Any, pyr: int, left: int, ptr: int, drawn: int, rec: int, know
     row[264] = pleft
 
 
-@_jit
+@_inline
 def _fill(row: Any, raw: Any, form: int, scaled: bool) -> None:
     """One observation row in the flat, one-hot or counts form, from ``raw``."""
     if form == FLAT:
