@@ -37,6 +37,17 @@ REFERENCE = ("greedy", "greedy-careful")
 PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
 
 
+def bf16_fast() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX).
+
+    Without it, ``torch.autocast`` to bfloat16 is emulated and training runs several times
+    slower than in float32, so ``--bf16`` defaults to what the CPU has. torch names the test
+    privately; a torch without it counts as no.
+    """
+    tests = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in tests)
+
+
 def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: torch.Tensor,
            weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     """The Q loss (BCE on every legal move's verdict) and the policy loss (CE on the teacher).
@@ -223,12 +234,19 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         help="the Q labels: the true order's verdicts, card_data --soft's shares, or "
         "card_data --rollout's (greedy-careful's outcome after each move: an honest value)",
     )
-    p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument(
+        "--bf16",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="matrix products in bfloat16 (default: where the CPU has them in hardware)",
+    )
     p.add_argument("--eval-seeds", default="val[:300]")
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")
     p.add_argument("--threads", type=int, default=2, help="torch threads for training")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
+    if args.bf16 is None:
+        args.bf16 = bf16_fast()
     limit_threads(args.threads)
     data = load_data(args.data, max(args.positions) if args.positions else None, args.q_target)
     heldout = load_data(args.heldout, None) if args.heldout else None

@@ -51,7 +51,8 @@ def test_replay_gives_the_envs_observations_and_masks():
     assert legal[np.arange(n), data["teacher"]].all()
 
 
-def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path):
+def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path, monkeypatch):
+    monkeypatch.setattr(train_cards, "bf16_fast", lambda: False)  # the default follows the CPU
     rules = get_rules("msc")
     deals = [1_000_020 + i for i in range(6)]
     data = card_data.replay(rules, deals, [card_data.label_game(rules, 0.1, 0, n) for n in deals])
@@ -65,6 +66,7 @@ def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path):
     for r in results:
         assert r["positions"] == len(data["teacher"]) and len(r["val"]) == len(train_cards.PLAYS)
         assert 0.0 <= r["heldout"]["q_loss"] and r["best_play"]["play"] in ("q", "policy", "both")
+        assert r["bf16"] is False
     lines = (tmp_path / "run" / "curve.jsonl").read_text().splitlines()
     assert [json.loads(x)["arch"] for x in lines] == ["cards", "flat"]
     path = tmp_path / "run" / "cards_{}_s0".format(len(data["teacher"])) / "net.npz"
