@@ -19,6 +19,12 @@ shared, and CPU time is what the code costs, whatever else runs. Resets are insi
 ``--cold`` times instead the first use of each env with numba's cache cold (its compilation),
 then warm, in child processes (CPU seconds).
 
+``--against REF`` times instead the vector env against git ``REF``'s in one process: REF's
+package, extracted and renamed ``pyramid_env_ref``, beside this one, the two stepped in
+alternated blocks (``--blocks`` of ``--block-steps`` steps, random masked actions, CPU time),
+for each ``--vector`` size and ``--forms`` form. A pair of blocks shares the machine's load,
+which moves the absolute figures of separate runs by half on the shared machine.
+
 Issue 30's targets: vector 256 onehot >= 8x numpy 256 onehot; single env through ``gym.make``
 >= 1.0x ``gym.make("CartPole-v1")``.
 """
@@ -169,6 +175,86 @@ def cold_start(what: str) -> tuple[float, float, float]:
     return runs[0][0], runs[0][1], runs[1][1]
 
 
+def renamed_ref(ref: str, into: str) -> bool:
+    """``ref``'s package extracted into ``into`` as ``pyramid_env_ref`` (False if missing).
+
+    Every ``pyramid_env`` name in its sources becomes ``pyramid_env_ref`` (its module
+    ``env/pyramid_env.py`` too); its ``jit`` does not register numba's ``bit_length`` and
+    ``bit_count`` again (numba's registries are global: this package's serve both).
+    """
+    import re
+
+    if not extract(ref, into):
+        return False
+    pkg = Path(into) / "pyramid_env"
+    for path in pkg.rglob("*.py"):
+        text = re.sub(r"\bpyramid_env\b", "pyramid_env_ref", path.read_text())
+        if path.name == "jit.py":
+            for name in ("bit_length", "bit_count"):
+                text = text.replace(f'@overload_method(types.Integer, "{name}")', "")
+        path.write_text(text)
+    (pkg / "env" / "pyramid_env.py").rename(pkg / "env" / "pyramid_env_ref.py")
+    pkg.rename(Path(into) / "pyramid_env_ref")
+    return True
+
+
+def ab_blocks(ref: str, rules: str, sizes: list[int], forms: list[str], blocks: int,
+              size: int) -> None:  # fmt: skip
+    """Print this vector env's steps/s against ``pyramid_env_ref``'s, in alternated blocks.
+
+    Runs in the child process :func:`against` starts, with ``pyramid_env_ref`` importable.
+    """
+    from pyramid_env_ref.env import PyramidVectorEnv as RefEnv
+
+    from pyramid_env.env import PyramidVectorEnv
+
+    for n in sizes:
+        for form in forms:
+            mode, _, dtype = form.partition(":")
+            kw = {"rules": rules, "obs_mode": mode, "obs_dtype": dtype or "float32"}
+            envs = {"ref": RefEnv(n, **kw), "this": PyramidVectorEnv(n, **kw)}
+            infos = {k: v.reset(seed=0)[1] for k, v in envs.items()}
+            rngs = {k: np.random.default_rng(1) for k in envs}
+            spent: dict[str, list[float]] = {"ref": [], "this": []}
+            for b in range(blocks + 1):  # block 0 of each: warm-up, not counted
+                for k in ("ref", "this") if b % 2 == 0 else ("this", "ref"):
+                    t = 0.0
+                    for _ in range(size):
+                        m = infos[k]["action_mask"]
+                        actions = (rngs[k].random(m.shape) * m).argmax(axis=1)
+                        start = clock()
+                        infos[k] = envs[k].step(actions)[4]
+                        t += clock() - start
+                    spent[k].append(t)
+            old, new = spent["ref"][1:], spent["this"][1:]
+            pairs = [o / t for o, t in zip(old, new, strict=True)]
+            steps = n * size * blocks
+            print(
+                f"vector {n} {form}: {ref} {steps / sum(old):,.0f}, this "
+                f"{steps / sum(new):,.0f} steps/s; x{sum(old) / sum(new):.3f} in total, "
+                f"median pair x{statistics.median(pairs):.3f}, this ahead in "
+                f"{sum(p > 1 for p in pairs)} of {blocks}",
+                flush=True,
+            )
+
+
+def against(ref: str, rules: str, sizes: list[int], forms: list[str], blocks: int,
+            size: int) -> None:  # fmt: skip
+    """:func:`ab_blocks` in a child process that imports ``ref``'s package renamed."""
+    with tempfile.TemporaryDirectory() as tree:
+        if not renamed_ref(ref, tree):
+            print(f"(no git ref {ref!r})")
+            return
+        code = (
+            "import sys\n"
+            f"sys.path.insert(0, {tree!r})\n"
+            f"sys.path.insert(1, {str(ROOT)!r})\n"
+            "from experiments.bench_env import ab_blocks\n"
+            f"ab_blocks({ref!r}, {rules!r}, {sizes!r}, {forms!r}, {blocks}, {size})\n"
+        )
+        subprocess.run([sys.executable, "-c", code], check=False)
+
+
 def extract(ref: str, into: str) -> bool:
     """``ref``'s package folder extracted into ``into`` (False if git or the ref is missing)."""
     try:
@@ -200,7 +286,13 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
     p.add_argument(
         "--cold", action="store_true", help="time the first use with numba's cache cold, only"
     )
+    p.add_argument("--against", help="a git ref: its vector env against this one, in-process")
+    p.add_argument("--blocks", type=int, default=80)
+    p.add_argument("--block-steps", type=int, default=40)
     args = p.parse_args(argv)
+    if args.against:
+        against(args.against, args.rules, args.vector, args.forms, args.blocks, args.block_steps)
+        return {}
     if args.cold:
         for what in ("single", "vector"):
             imp, cold, warm = cold_start(what)
