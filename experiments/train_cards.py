@@ -40,8 +40,8 @@ PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
 def bf16_fast() -> bool:
     """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX).
 
-    Without it, ``torch.autocast`` to bfloat16 is emulated and training runs several times
-    slower than in float32, so ``--bf16`` defaults to what the CPU has. torch names the test
+    Without it, ``torch.autocast`` to bfloat16 is emulated and training runs slower than in
+    float32, so ``--bf16`` defaults to what the CPU has. torch names the test
     privately; a torch without it counts as no.
     """
     tests = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
