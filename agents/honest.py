@@ -33,6 +33,24 @@ def _king(action: int) -> bool:
     return MOVES[action].kind is MoveKind.KING
 
 
+def delayed(prefs: list[int]) -> list[int]:
+    """``prefs`` with the draw (or recycle) moved ahead of the pairs of pyramid cards alone.
+
+    Such a pair commutes with the draw: drawing first, then pairing, reaches the same position
+    with one more card seen, so a player loses nothing by waiting (unless the pair frees a card
+    for the top card the draw covers, which the search's count sees). Tried first, the draw
+    wins the search's ties against them; every other move keeps its place against the draw.
+    """
+    turns = [a for a in prefs if MOVES[a].kind in (MoveKind.DRAW, MoveKind.RECYCLE)]
+    if not turns:
+        return prefs
+    turn = prefs.index(turns[0])
+    ahead = prefs[:turn]
+    waiting = [a for a in ahead if MOVES[a].kind is MoveKind.PAIR and MOVES[a].b < SLOTS]
+    others = [a for a in ahead if a not in waiting]
+    return [*others, turns[0], *waiting, *prefs[turn + 1 :]]
+
+
 def orders(
     s: State, known: int, samples: int, rng: np.random.Generator, exact: bool = False
 ) -> list[State]:
@@ -300,6 +318,8 @@ class PimcAgent:
         keep: keep the sampled worlds from one decision to the next (:func:`carry` deals a
             revealed card into place), with their solver lines after the move played, so a
             decision that reveals nothing asks no verdict before its moves.
+        delay: try the draw before removals of pyramid cards alone (:func:`delayed`), so a
+            tie goes to the draw and such a removal waits until a card more is seen.
     """
 
     name = "pimc"
@@ -320,6 +340,7 @@ class PimcAgent:
         exact: bool = False,
         extra: int = 0,
         keep: bool = False,
+        delay: bool = False,
     ) -> None:
         """See the class docstring."""
         if order not in ORDERS:
@@ -329,6 +350,7 @@ class PimcAgent:
         self.samples, self.budget, self.name = samples, budget, name
         self.consistent, self.free_scout = consistent, free_scout
         self.order, self.exact, self.extra, self.keep = order, exact, extra, keep
+        self.delay = delay
         self.greedy = ORDERS[order]()
         self.line = _Line(None)
         # keep: (pyramid, the cards unseen then, the worlds' stocks); lines by (deal, fields).
@@ -345,6 +367,8 @@ class PimcAgent:
         prefs = self.greedy.preferences(turn)
         if len(prefs) == 1 or _king(prefs[0]):  # nothing to choose, or a King: never wrong
             return prefs[0]
+        if self.delay:
+            prefs = delayed(prefs)
         if self.consistent:
             worlds = orders(s, turn.known, self.samples, rng)
             lines = _winnable_samples(worlds, self.budget)
@@ -456,6 +480,7 @@ __all__ = [
     "ScoutAgent",
     "SearchResult",
     "all_seen",
+    "delayed",
     "determinize",
     "orders",
     "scouting_move",

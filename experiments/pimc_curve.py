@@ -10,9 +10,9 @@ samples a player cannot tell apart (the remedy it tries for strategy fusion). ``
 changes the positions each solver verdict may take (one that runs out counts as a loss); the
 rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
-on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N`` and ``--keep`` play
-the search's other settings (``PimcAgent``'s arguments), named in the rows likewise
-(``pimc-careful-exact-extra64``, ``pimc-keep``).
+on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep`` and
+``--delay`` play the search's other settings (``PimcAgent``'s arguments), named in the rows
+likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--exact", action="store_true", help="every order of few unseen cards")
     p.add_argument("--extra", type=int, default=0, help="samples to ask hard decisions again")
     p.add_argument("--keep", action="store_true", help="keep the worlds between decisions")
+    p.add_argument("--delay", action="store_true", help="the draw before pyramid-only removals")
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -58,8 +59,9 @@ def main(argv: list[str] | None = None) -> None:
                 kind += f"-budget{budget}"
             kind += "-careful" * (args.order == "greedy-careful") + "-exact" * args.exact
             kind += f"-extra{args.extra}" * (args.extra > 0) + "-keep" * args.keep
+            kind += "-delay" * args.delay
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
-            settings["keep"] = args.keep
+            settings.update(keep=args.keep, delay=args.delay)
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)

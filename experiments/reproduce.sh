@@ -226,3 +226,22 @@ pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents greedy gre
 pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents /tmp/rel-two-pass-1m-s2.npz --workers 2 --out results/cards/two-pass-1m/test1000-s2
 python -m experiments.plot_cards results/cards/two-pass-1m
 python -m experiments.plot_cards results/cards/msc-dagger-rel
+# Issue 32, seventeenth session (docs/results.md "How much does hidden information cost?",
+# experiments/README.md "Issue 32: the draw before pairs of pyramid cards"): pimc with
+# delay=True (the draw tried before pairs of pyramid cards alone), rows in
+# results/pimc_delay/curve.csv.
+P="python -m experiments.pimc_curve --samples 32 --delay --workers 1 --out results/pimc_delay"
+$P --rules two-pass --seeds "val[:300]"
+$P --rules one-pass --seeds "val[:300]"
+$P --rules two-pass --seeds "test[:1000]"
+$P --rules one-pass --seeds "test[:1000]"
+$P --rules three-pass --seeds "test[:1000]"
+# Seventeenth session (docs/learning.md, "An honest value: greedy-careful's outcome after each
+# move"): the same 40,000 train deals as data/msc.npz, each legal move also labelled by whether
+# greedy-careful goes on to win after it; 2,000 steps on from cards-msc with those Q labels, and
+# the control with the solver's verdicts (same positions, steps and seed).
+python -m experiments.card_data --rules msc --deals 20000 --first 0 --workers 1 --rollout --out data/msc_roll_a.npz
+python -m experiments.card_data --rules msc --deals 20000 --first 20000 --workers 1 --rollout --out data/msc_roll_b.npz
+R="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --seeds 1 --steps 2000 --lr 5e-4 --eval-seeds val[:500] --data data/msc_roll_a.npz data/msc_roll_b.npz"
+$R --q-target rollout --out results/cards/msc-rollout
+$R --q-target verdict --out results/cards/msc-rollout-control

@@ -9,7 +9,7 @@ import pytest
 from pyramid_env import deal, evaluate
 from pyramid_env.agents import PimcAgent, ScoutAgent, Turn, honest, make_agent
 from pyramid_env.agents.honest import carry, determinize, orders, unseen
-from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.seeds import labels
 
@@ -62,6 +62,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # Worlds and their lines kept from one decision to the next (each twin is a copy of them).
     kept = PimcAgent(samples=6, budget=3_000, exact=True, extra=4, keep=True)
     assert_blind_to_unseen_order(kept, rules, range(1, 3), steps=60, shuffles=1)
+    # The draw tried before removals of pyramid cards alone.
+    waits = PimcAgent(samples=6, budget=3_000, delay=True)
+    assert_blind_to_unseen_order(waits, rules, range(3, 5), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
@@ -73,6 +76,36 @@ def test_pimc_plays_scouts_games_where_passes_are_unlimited(rules):
     ]
     searched = evaluate(PimcAgent(free_scout=False), rules=rules, seeds="val[:12]", replays=True)
     assert searched.replays != pimc.replays  # the search itself plays other games
+
+
+@pytest.mark.parametrize("rules", ["two-pass", "one-pass", "msc"])
+def test_a_pyramid_pair_delayed_past_the_draw_reaches_the_same_position(rules):
+    """The premise of ``delay``: pair then draw, or draw then pair, one position; and only the
+    draw moves, ahead of such pairs, never ahead of a removal that uses the waste or stock."""
+    checked = 0
+    for n in range(12):
+        s, rng, greedy = State(deal(n), rules), np.random.default_rng(n), make_agent("greedy")
+        while legal_ids(s):
+            legal = legal_ids(s)
+            turn = [a for a in legal if MOVES[a].kind in (MoveKind.DRAW, MoveKind.RECYCLE)]
+            pairs = [a for a in legal if MOVES[a].kind is MoveKind.PAIR and MOVES[a].b < 28]
+            for pair in pairs[:1] if turn else []:
+                one = s.child(MOVES[pair]).child(MOVES[turn[0]])
+                two = s.child(MOVES[turn[0]]).child(MOVES[pair])
+                assert (one.deal.cards, one.fields()) == (two.deal.cards, two.fields())
+                checked += 1
+            prefs = greedy.preferences(Turn(s, legal, s.left))
+            waited = honest.delayed(prefs)
+            assert sorted(waited) == sorted(prefs)
+            if turn and pairs and prefs.index(turn[0]) > prefs.index(pairs[0]):
+                assert waited.index(turn[0]) < min(waited.index(a) for a in pairs)
+            others = [a for a in prefs if a not in pairs and a not in turn]
+            assert [a for a in waited if a in others] == others  # their order kept
+            for a in others:  # a removal ahead of the draw stays ahead of it
+                if turn and prefs.index(a) < prefs.index(turn[0]):
+                    assert waited.index(a) < waited.index(turn[0])
+            apply(s, MOVES[greedy.act(Turn(s, legal, s.left), rng)])
+    assert checked > 10
 
 
 def test_exact_orders_deal_each_order_of_few_unseen_cards_once():
