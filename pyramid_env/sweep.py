@@ -24,7 +24,7 @@ from typing import Any
 
 from pyramid_env.engine.errors import PyramidError, describe, is_int, shorten
 from pyramid_env.engine.files import read_json, write_atomic
-from pyramid_env.workers import limit_threads, pool_context, process_pool
+from pyramid_env.workers import limit_threads, one_thread, pool_context, process_pool
 
 BACKENDS = ("local", "ray")
 MAX_WORKERS = 256
@@ -312,7 +312,9 @@ def _local_chunks(
     """Each chunk and its results, as they finish, on this machine's processes."""
     if where.workers == 1 or len(chunks) <= 1:
         for chunk in chunks:
-            yield chunk, fn(chunk)
+            with one_thread():  # as in a worker: the same results, bit for bit
+                results = fn(chunk)
+            yield chunk, results
         return
     pending = dict(enumerate(chunks))
     deaths = 0

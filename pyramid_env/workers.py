@@ -1,11 +1,15 @@
-"""Worker processes that share the machine fairly: one thread pool per core, not per library.
+"""Sweeps that share the machine fairly and give the same games whatever the worker count.
 
 numpy's BLAS (OpenBLAS, MKL), OpenMP and torch each start a thread per core in every process.
 With one worker process per core that is cores² threads fighting for cores, and small matrix
 products (the shipped networks' forward passes) then run many times slower than on one thread.
-Every process pool of the project is made here, with each worker limited to its share of the
-cores: ``cpu_count // workers`` threads (at least one), and started safely in a process that
-runs Ray (:func:`pool_context`).
+And a BLAS splits a product differently on one thread and on two, so a network's outputs can
+differ in the last bits, and a near tie between two moves then goes the other way: one
+agent's games depended on the worker count (``value-relaxed``, deal 59 under ``relaxed``: 67
+moves on two threads, 79 on one; OpenBLAS's Haswell kernels). So every chunk of a sweep runs
+on one thread, in a worker of a pool made here (:func:`process_pool`, started safely in a
+process that runs Ray: :func:`pool_context`) or in the calling process (:func:`one_thread`):
+the parallelism is the workers'.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing.context import BaseContext
 
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -36,9 +42,25 @@ def limit_threads(threads: int) -> None:
         torch.set_num_threads(threads)
 
 
-def threads_per_worker(workers: int) -> int:
-    """Each worker's share of the cores: ``cpu_count // workers``, at least 1."""
-    return max(1, (os.cpu_count() or 1) // max(1, workers))
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """BLAS, OpenMP and torch on one thread inside the block, as in a worker; restored after.
+
+    A sweep's chunks played in the calling process run inside it, so that their results are a
+    worker's, bit for bit.
+    """
+    from threadpoolctl import threadpool_limits
+
+    torch = sys.modules.get("torch")
+    before = torch.get_num_threads() if torch is not None else None
+    with threadpool_limits(limits=1):
+        if torch is not None:
+            torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            if torch is not None and before is not None:
+                torch.set_num_threads(before)
 
 
 def pool_context() -> BaseContext | None:
@@ -64,7 +86,7 @@ def pool_context() -> BaseContext | None:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes, each limited to its share of the cores.
+    """A pool of ``workers`` processes, each on one thread (the module's docstring says why).
 
     Started as :func:`pool_context` says.
     """
@@ -72,8 +94,8 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
         workers,
         mp_context=pool_context(),
         initializer=limit_threads,
-        initargs=(threads_per_worker(workers),),
+        initargs=(1,),
     )
 
 
-__all__ = ["limit_threads", "pool_context", "process_pool", "threads_per_worker"]
+__all__ = ["limit_threads", "one_thread", "pool_context", "process_pool"]

@@ -1,17 +1,19 @@
-"""Worker processes: BLAS and torch threads capped at their share, a safe start after Ray."""
+"""Sweeps: every chunk on one BLAS and torch thread, in a worker or not; a safe start after Ray."""
 
 import json
 import multiprocessing
-import os
 import subprocess
 import sys
 import textwrap
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from pyramid_env.workers import pool_context, threads_per_worker
+from pyramid_env.sweep import sweep
+from pyramid_env.workers import one_thread, pool_context
 
 ROOT = Path(__file__).parents[1]
 
@@ -37,10 +39,8 @@ PROBE = textwrap.dedent(
 )
 
 
-def test_each_worker_gets_its_share_of_the_cores():
-    assert threads_per_worker(1) == (os.cpu_count() or 1)
-    assert threads_per_worker(10**6) == 1
-    want = threads_per_worker(2)
+def test_each_worker_runs_on_one_thread():
+    want = 1
     done = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
@@ -49,6 +49,21 @@ def test_each_worker_gets_its_share_of_the_cores():
     assert omp == str(want)
     assert pools, "numpy's BLAS should be visible to threadpoolctl"
     assert all(n == want for n in pools.values()), pools
+
+
+def _blas_threads(deals: list[int]) -> list[int]:
+    np.ones((64, 64)) @ np.ones((64, 64))
+    return [max(p["num_threads"] for p in threadpool_info())] * len(deals)
+
+
+def test_chunks_in_the_calling_process_run_on_one_thread_and_it_is_restored():
+    """As in a worker: a BLAS splits a product by its threads, and a network's near ties with it."""
+    with threadpool_limits(limits=2):
+        before = max(p["num_threads"] for p in threadpool_info())
+        assert sweep(_blas_threads, [1, 2, 3], workers=1) == [1, 1, 1]
+        assert max(p["num_threads"] for p in threadpool_info()) == before
+    with one_thread():
+        assert max(p["num_threads"] for p in threadpool_info()) == 1
 
 
 def test_pools_start_from_a_forkserver_once_ray_is_loaded(monkeypatch):
