@@ -1,15 +1,11 @@
 """Sweeps that share the machine fairly and give the same games whatever the worker count.
 
-numpy's BLAS (OpenBLAS, MKL), OpenMP and torch each start a thread per core in every process.
-With one worker process per core that is cores² threads fighting for cores, and small matrix
-products (the shipped networks' forward passes) then run many times slower than on one thread.
-And a BLAS splits a product differently on one thread and on two, so a network's outputs can
-differ in the last bits, and a near tie between two moves then goes the other way: one
-agent's games depended on the worker count (``value-relaxed``, deal 59 under ``relaxed``: 67
-moves on two threads, 79 on one; OpenBLAS's Haswell kernels). So every chunk of a sweep runs
-on one thread, in a worker of a pool made here (:func:`process_pool`, started safely in a
-process that runs Ray: :func:`pool_context`) or in the calling process (:func:`one_thread`):
-the parallelism is the workers'.
+numpy's BLAS, OpenMP and torch each start a thread per core in every process: with a worker per
+core, cores² threads, and small matrix products many times slower. And a BLAS splits a product
+differently on one thread and on two, so a network's near ties (and one agent's games) depended
+on the worker count (``docs/evaluation.md`` has the case). So every chunk of a sweep
+runs on one thread, in a worker of a pool made here (:func:`process_pool`, started safely after
+Ray: :func:`pool_context`) or in the calling process (:func:`one_thread`).
 """
 
 from __future__ import annotations
