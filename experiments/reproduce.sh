@@ -235,3 +235,13 @@ $P --rules two-pass --seeds "val[:300]"
 $P --rules one-pass --seeds "val[:300]"
 $P --rules two-pass --seeds "test[:1000]"
 # (one-pass test[:1000] was started and stopped unfinished at the session's end: no row)
+# Seventeenth session (docs/learning.md, "An honest value: greedy-careful's outcome after each
+# move"): the same 40,000 train deals as data/msc.npz, each legal move also labelled by whether
+# greedy-careful goes on to win after it; 2,000 steps on from cards-msc with those Q labels, and
+# the control with the solver's verdicts (same positions, steps and seed).
+python -m experiments.card_data --rules msc --deals 20000 --first 0 --workers 1 --rollout --out data/msc_roll_a.npz
+python -m experiments.card_data --rules msc --deals 20000 --first 20000 --workers 1 --rollout --out data/msc_roll_b.npz
+R="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --seeds 1 --steps 2000 --lr 5e-4 --eval-seeds val[:500] --data data/msc_roll_a.npz data/msc_roll_b.npz"
+$R --q-target rollout --out results/cards/msc-rollout
+$R --q-target verdict --out results/cards/msc-rollout-control
+pyramid-env benchmark --rules msc --seeds "val[:500]" --agents agents/trained/cards-msc.npz --workers 2 --out results/cards/msc-rollout/start-val500
