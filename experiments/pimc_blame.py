@@ -7,9 +7,10 @@ solver, after every move, whether the real deal is still winnable (reading the r
 this script's, never the agent's). At the first move that loses it, prints the deal, the kind
 of decision (``tie_full``: several moves, the one played among them, kept every winnable
 sample; ``tie_part``: tied below that; ``single_full`` / ``single_part``: one move best;
-``forced``, ``seen``: no search) and each searched move's count, as move ids
-(``pyramid_env.engine.moves.MOVES`` names them). It tells which decisions a change to the
-search should look at: issue 32's ``delay`` came from the ``tie_full`` ones.
+``allsamples_lost``: no sample winnable; ``forced``, ``seen``: no search) and each searched
+move's count, as move ids (``pyramid_env.engine.moves.MOVES`` names them). It tells which
+decisions a change to the search should look at: issue 32's ``delay`` came from the
+``tie_full`` ones.
 """
 
 from __future__ import annotations
