@@ -43,20 +43,28 @@ def one_thread() -> Iterator[None]:
     """BLAS, OpenMP and torch on one thread inside the block, as in a worker; restored after.
 
     A sweep's chunks played in the calling process run inside it, so that their results are a
-    worker's, bit for bit.
+    worker's, bit for bit. The environment variables are set too, for a library first loaded
+    inside the block (it keeps its one thread after).
     """
     from threadpoolctl import threadpool_limits
 
     torch = sys.modules.get("torch")
     before = torch.get_num_threads() if torch is not None else None
-    with threadpool_limits(limits=1):
-        if torch is not None:
-            torch.set_num_threads(1)
-        try:
+    env = {var: os.environ.get(var) for var in _THREAD_VARS}
+    os.environ.update(dict.fromkeys(_THREAD_VARS, "1"))
+    try:
+        with threadpool_limits(limits=1):
+            if torch is not None:
+                torch.set_num_threads(1)
             yield
-        finally:
-            if torch is not None and before is not None:
-                torch.set_num_threads(before)
+    finally:
+        for var, value in env.items():
+            if value is None:
+                os.environ.pop(var, None)
+            else:
+                os.environ[var] = value
+        if torch is not None and before is not None:
+            torch.set_num_threads(before)
 
 
 def pool_context() -> BaseContext | None:

@@ -2,6 +2,7 @@
 
 import json
 import multiprocessing
+import os
 import subprocess
 import sys
 import textwrap
@@ -56,14 +57,17 @@ def _blas_threads(deals: list[int]) -> list[int]:
     return [max(p["num_threads"] for p in threadpool_info())] * len(deals)
 
 
-def test_chunks_in_the_calling_process_run_on_one_thread_and_it_is_restored():
+def test_chunks_in_the_calling_process_run_on_one_thread_and_it_is_restored(monkeypatch):
     """As in a worker: a BLAS splits a product by its threads, and a network's near ties with it."""
     with threadpool_limits(limits=2):
         before = max(p["num_threads"] for p in threadpool_info())
         assert sweep(_blas_threads, [1, 2, 3], workers=1) == [1, 1, 1]
         assert max(p["num_threads"] for p in threadpool_info()) == before
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     with one_thread():
         assert max(p["num_threads"] for p in threadpool_info()) == 1
+        assert os.environ["OMP_NUM_THREADS"] == "1"  # for a library first loaded in the block
+    assert "OMP_NUM_THREADS" not in os.environ
 
 
 def test_pools_start_from_a_forkserver_once_ray_is_loaded(monkeypatch):
