@@ -158,7 +158,10 @@ class LookaheadAgent:
             return [-float(tables.bound(pyr)) for pyr, _ in leaves]
         pyrs, counts = zip(*leaves, strict=True)
         x = features_batch(list(pyrs), tables.prank, list(counts))
-        return self.value.logits(x)[:, 0].tolist()
+        # Rounded so that leaves which differ only in the last bits tie: a BLAS gives other last
+        # bits on one thread and on two, or on other CPUs' kernels, and a near tie then went
+        # either way. Ties go to the first line in move order, the same on every machine.
+        return np.round(self.value.logits(x)[:, 0].astype(np.float64), 4).tolist()
 
 
 def _best(node: float | int | list, values: list[float]) -> float:

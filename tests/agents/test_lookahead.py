@@ -65,3 +65,25 @@ def test_features_of_one_and_of_a_batch_agree():
         assert np.array_equal(one, batch[k])
         exposed = one[28 + 28 * 13 : 28 + 28 * 13 + 28]
         assert np.flatnonzero(exposed).tolist() == list(SHAPES[p].exposed)
+
+
+def test_value_agents_games_do_not_depend_on_the_blas_threads():
+    """OpenBLAS gives other last bits on one thread and on two: rounded leaf values tie alike.
+
+    Deal 59 under relaxed went 67 moves on two threads and 79 on one (AVX2 kernels) before the
+    leaf values were rounded; where the kernels agree this test cannot tell, and passes.
+    """
+    from threadpoolctl import threadpool_limits
+
+    from pyramid_env.engine.moves import MOVES
+    from pyramid_env.engine.state import is_won, legal_ids
+
+    games = []
+    for threads in (1, 2):
+        agent, s, moves = make_agent("value-relaxed"), State(59, "relaxed"), []
+        with threadpool_limits(limits=threads):
+            while (legal := legal_ids(s)) and not is_won(s) and len(moves) < 300:
+                moves.append(agent.act(Turn(s, legal, s.left), None))
+                s = s.child(MOVES[moves[-1]])
+        games.append(moves)
+    assert games[0] == games[1]
