@@ -591,7 +591,8 @@ def step_games(reset: bool, rows: Any, actions: Any, numbers: Any, S: Any, cards
                 shuffle(numbers[i], cards[i])
                 _deal_row(i, S, cards, prank, srank, stock_of, k)
                 code_chars(cards[i], codes[i])
-            elif go:  # _play's lines, kept apart on purpose (see _play)
+            elif go:  # _play's lines: a shared helper measured slower twice (before the
+                # helpers were forceinlined; worth timing again with bench_env --against)
                 pyr, left, ptr, drawn, rec = _play_move(
                     int(S[i, PYR]), int(S[i, LEFT]), int(S[i, PTR]), int(S[i, DRAWN]),
                     int(S[i, REC]), a, int(MOVE_A[a]), int(MOVE_B[a]), k,

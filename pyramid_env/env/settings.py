@@ -262,8 +262,8 @@ def draw_deal(rng: np.random.Generator, deals: range | list[int] | None) -> int:
 def raw_words(rng: np.random.Generator, deals: range | list[int] | None) -> Any:
     """``rng``'s ``random_raw`` where ``draw_deal(rng, deals)`` is ``random_raw() >> 1``, else None.
 
-    For the vector env's autoresets (about 2.4 new deals a step at 256 games): it keeps the
-    bound method per game and shifts the word itself, the same number with no call between.
+    For the vector env's autoresets, several new deals a step: it keeps the bound method per
+    game and shifts the word itself, the same number with no call between.
     """
     bits = rng.bit_generator
     return bits.random_raw if deals is None and type(bits) in _RAW64 else None
