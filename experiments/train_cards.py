@@ -14,6 +14,7 @@ MLP on the counts observation. The recipe and its results: docs/learning.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -71,14 +72,20 @@ def position_weights(data: dict[str, np.ndarray], hard_weight: float) -> torch.T
 
 
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
-        seed: int, log: Any = None, bf16: bool = False,
-        hard_weight: float = 1.0) -> list[dict[str, float]]:  # fmt: skip
+        seed: int, log: Any = None, bf16: bool = False, hard_weight: float = 1.0,
+        ema: float = 0.0, every: int = 0,
+        checkpoint: Any = None) -> list[dict[str, float]]:  # fmt: skip
     """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
 
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
     twice as fast on a CPU with AVX-512 BF16), the weights and the losses in float32.
     ``hard_weight``: the weight of a position with a losing legal move (the others weigh 1),
-    where a choice matters.
+    where a choice matters. ``ema``: keep an exponential moving average of the weights with
+    this decay (Polyak averaging) and leave it in ``net`` at the end, so that a network taken
+    mid-schedule, at a high learning rate, is as fair a sample of the run as the last one.
+    ``every``: call ``checkpoint(step, net)`` every so many steps (with the average's weights
+    in ``net`` meanwhile), which is how a curve of play against training steps is drawn from one
+    run.
     """
     if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
         return []
@@ -92,6 +99,9 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
     weight = position_weights(data, hard_weight)
     history, sums = [], np.zeros(2)
+    avg = torch.optim.swa_utils.AveragedModel(
+        net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema)
+    ) if ema else None  # fmt: skip
     for step in range(1, steps + 1):
         idx = rng.integers(0, n, batch)
         x = relabel(data["obs"][idx], rng)
@@ -104,6 +114,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
         loss.backward()
         opt.step()
         sched.step()
+        if avg is not None:
+            avg.update_parameters(net)
         sums += (q_loss.item(), p_loss.item())
         if step % 500 == 0:
             row = {"step": step, "q_loss": sums[0] / 500, "policy_loss": sums[1] / 500}
@@ -111,12 +123,31 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
             if log:
                 log(row)
             sums[:] = 0
+        if every and checkpoint and (step % every == 0 or step == steps):
+            with _averaged(net, avg):
+                checkpoint(step, net)
+    if avg is not None:
+        net.load_state_dict(avg.module.state_dict())
     return history
+
+
+@contextlib.contextmanager
+def _averaged(net: nn.Module, avg: Any) -> Any:
+    """``net`` with the moving average's weights for the block, its own weights after it."""
+    if avg is None:
+        yield
+        return
+    own = {k: v.clone() for k, v in net.state_dict().items()}
+    net.load_state_dict(avg.module.state_dict())
+    try:
+        yield
+    finally:
+        net.load_state_dict(own)
 
 
 @torch.no_grad()
 def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
-    """Losses and the share of decisions with a losing move where the Q favourite wins."""
+    """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher."""
     flat = net.meta["arch"] == "flat"
     x = data["obs"]
     outs = []
@@ -131,10 +162,14 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
     best = q.argmax(1)
     right = wins.gather(1, best[:, None])[:, 0].numpy()
     bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
+    pol = out[:, 0].masked_fill(~legal, -1e9)
+    teacher = torch.as_tensor(data["teacher"].astype(np.int64))
     return {
         "q_loss": float((bce * legal).sum() / legal.sum()),
         "hard_share": float(hard.mean()),
         "hard_q_right": float(right[hard].mean()),
+        "policy_loss": float(nn.functional.cross_entropy(pol, teacher)),
+        "policy_teacher": float((pol.argmax(1) == teacher).float().mean()),
     }
 
 
@@ -171,14 +206,21 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
             f.write(json.dumps(row | {"seconds": round(time.time() - t0, 1)}) + "\n")
             f.flush()
 
+        ckpt_meta = {"rules": data["rules"], "positions": n, "seed": seed, "obs_mode": "counts"}
+
+        def checkpoint(step: int, now: nn.Module) -> None:
+            (out / "steps").mkdir(exist_ok=True)
+            export(now, ckpt_meta | {"steps": step}).save(out / "steps" / f"step_{step:06d}.npz")
+
         history = fit(
-            net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight
-        )
+            net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight,
+            args.ema, args.checkpoints, checkpoint,
+        )  # fmt: skip
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
-        "q_target": args.q_target,
+        "q_target": args.q_target, "ema": args.ema,
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
@@ -240,6 +282,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         default=None,
         help="matrix products in bfloat16 (default: where the CPU has them in hardware)",
     )
+    p.add_argument("--ema", type=float, default=0.0, help="decay of a moving average of the "
+                   "weights, which the run then ends with (0: none)")  # fmt: skip
+    p.add_argument("--checkpoints", type=int, default=0, help="save the network every so many "
+                   "steps, in <run>/steps/ (experiments/cards_steps.py plays them)")  # fmt: skip
     p.add_argument("--eval-seeds", default="val[:300]")
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")
     p.add_argument("--threads", type=int, default=2, help="torch threads for training")

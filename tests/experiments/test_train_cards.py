@@ -260,3 +260,57 @@ def test_rollout_labels_are_greedy_carefuls_own_outcome_after_each_move(tmp_path
                         **card_data.replay(rules, deals, plain))  # fmt: skip
     with pytest.raises(SystemExit, match="rollout"):
         train_cards.load_data(tmp_path / "p.npz", None, "rollout")
+
+
+def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_path):
+    """``--ema``/``--checkpoints``: saved networks are the average; training runs as without."""
+    from experiments import cards_steps
+
+    rules = get_rules("msc")
+    deals = [1_000_050]
+    data = card_data.replay(rules, deals, [card_data.label_game(rules, 0.1, 0, n) for n in deals])
+    data_path = _saved(tmp_path, data)
+    data = train_cards.load_data(data_path, None)
+
+    def run(ema: float, every: int) -> tuple[dict, list]:
+        torch.manual_seed(0)
+        net, seen = train_cards.build("cards", "small"), []
+
+        def keep(step: int, now: torch.nn.Module) -> None:
+            seen.append((step, {k: v.clone() for k, v in now.state_dict().items()}))
+
+        train_cards.fit(net, data, 7, 8, 1e-3, 0, ema=ema, every=every, checkpoint=keep)
+        return net.state_dict(), seen
+
+    plain, _ = run(0.0, 0)
+    averaged, seen = run(0.5, 3)
+    again, _ = run(0.5, 0)
+    assert [s for s, _ in seen] == [3, 6, 7]  # every 3 steps and the last
+    for k in plain:  # checkpoints do not disturb training; the run ends with the average
+        assert torch.equal(averaged[k], again[k]), k
+        assert torch.equal(seen[-1][1][k], averaged[k]), k
+    moved = [k for k in plain if plain[k].is_floating_point()]
+    assert any(not torch.equal(averaged[k], plain[k]) for k in moved)
+
+    args = ["--data", str(tmp_path / "d.npz"), "--size", "small", "--steps", "4", "--batch", "8",
+            "--ema", "0.9", "--checkpoints", "2", "--eval-seeds", "val[:1]", "--workers", "1",
+            "--threads", "1", "--out", str(tmp_path / "run")]  # fmt: skip
+    (r,) = train_cards.main(args)
+    folder = tmp_path / "run" / f"cards_{r['positions']}_s0"
+    assert sorted(p.name for p in (folder / "steps").iterdir()) == [
+        "step_000002.npz", "step_000004.npz"]  # fmt: skip
+    argv = [str(folder), "--seeds", "val[:1]", "--plays", "q:0.1", "policy:0"]
+    rows = cards_steps.main(argv + ["--out", str(tmp_path / "s.png"), "--heldout", str(data_path)])
+    held = [json.loads(x) for x in (folder / "heldout.jsonl").read_text().splitlines()]
+    assert [x["step"] for x in held] == [2, 4] and all(x["policy_loss"] > 0 for x in held)
+    assert [(x["step"], x["play"]) for x in rows] == [
+        (2, "policy"), (2, "q"), (4, "policy"), (4, "q")]  # fmt: skip
+    assert all(x["deals"] == 1 for x in rows) and (tmp_path / "s.png").stat().st_size > 0
+    assert cards_steps.main(argv) == rows  # rows already played are read, not played again
+    with pytest.raises(SystemExit, match="PLAY:WEIGHT"):
+        cards_steps.parse_play("greedy")
+
+
+def _saved(tmp_path: Path, data: dict) -> Path:
+    np.savez_compressed(tmp_path / "d.npz", rules=np.array("msc"), **data)
+    return tmp_path / "d.npz"
