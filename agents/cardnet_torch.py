@@ -219,6 +219,34 @@ def export(net: nn.Module, meta: dict[str, Any]) -> CardNet:
     return CardNet(weights, net.meta | meta)
 
 
+@torch.no_grad()
+def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher."""
+    flat = net.meta["arch"] == "flat"
+    x = data["obs"]
+    outs = []
+    for i in range(0, len(x), 2048):
+        xb = x[i : i + 2048]
+        inp = torch.as_tensor(counts_from_packed(xb)) if flat else tokens(torch.as_tensor(xb))
+        outs.append(net(inp))
+    out = torch.cat(outs)
+    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"]).float()
+    q = out[:, 1].masked_fill(~legal, -1e9)
+    hard = (wins.sum(1) < legal.sum(1)).numpy()
+    best = q.argmax(1)
+    right = wins.gather(1, best[:, None])[:, 0].numpy()
+    bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
+    pol = out[:, 0].masked_fill(~legal, -1e9)
+    teacher = torch.as_tensor(data["teacher"].astype(np.int64))
+    return {
+        "q_loss": float((bce * legal).sum() / legal.sum()),
+        "hard_share": float(hard.mean()),
+        "hard_q_right": float(right[hard].mean()),
+        "policy_loss": float(nn.functional.cross_entropy(pol, teacher)),
+        "policy_teacher": float((pol.argmax(1) == teacher).float().mean()),
+    }
+
+
 def build(arch: str, size: str) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 

@@ -25,7 +25,14 @@ import torch
 from torch import nn
 
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
-from pyramid_env.agents.cardnet_torch import build, counts_from_packed, export, relabel, tokens
+from pyramid_env.agents.cardnet_torch import (
+    build,
+    counts_from_packed,
+    export,
+    held_out,
+    relabel,
+    tokens,
+)
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import load_data
@@ -143,34 +150,6 @@ def _averaged(net: nn.Module, avg: Any) -> Any:
         yield
     finally:
         net.load_state_dict(own)
-
-
-@torch.no_grad()
-def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
-    """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher."""
-    flat = net.meta["arch"] == "flat"
-    x = data["obs"]
-    outs = []
-    for i in range(0, len(x), 2048):
-        xb = x[i : i + 2048]
-        inp = torch.as_tensor(counts_from_packed(xb)) if flat else tokens(torch.as_tensor(xb))
-        outs.append(net(inp))
-    out = torch.cat(outs)
-    legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"]).float()
-    q = out[:, 1].masked_fill(~legal, -1e9)
-    hard = (wins.sum(1) < legal.sum(1)).numpy()
-    best = q.argmax(1)
-    right = wins.gather(1, best[:, None])[:, 0].numpy()
-    bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
-    pol = out[:, 0].masked_fill(~legal, -1e9)
-    teacher = torch.as_tensor(data["teacher"].astype(np.int64))
-    return {
-        "q_loss": float((bce * legal).sum() / legal.sum()),
-        "hard_share": float(hard.mean()),
-        "hard_q_right": float(right[hard].mean()),
-        "policy_loss": float(nn.functional.cross_entropy(pol, teacher)),
-        "policy_teacher": float((pol.argmax(1) == teacher).float().mean()),
-    }
 
 
 def choose_play(net: CardNet, rules: str, seeds: str, workers: int,

@@ -27,7 +27,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     ``{agents}`` in an option's help becomes the list of agents by kind. Listing them imports
     the agents and reads the shipped networks, so it happens here, when
     help is printed, not on every command. Option help is wrapped at spaces only: agent and
-    preset names have hyphens (``bc-ppo-msc``), and a name split across lines misleads.
+    preset names have hyphens (``bc-ppo-msc``), and a name split across lines misleads; a word
+    longer than the line (a file's path in an error) overflows it rather than being cut.
     """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
@@ -45,7 +46,9 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return text
 
     def _split_lines(self, text: str, width: int) -> list[str]:
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+        return textwrap.wrap(
+            " ".join(text.split()), width, break_on_hyphens=False, break_long_words=False
+        )
 
 
 _RULES_HELP = f"rule preset: {', '.join(PRESETS)} (default relaxed)"
