@@ -245,3 +245,16 @@ R="python -m experiments.train_cards --size small --arch rel --threads 1 --worke
 $R --q-target rollout --out results/cards/msc-rollout
 $R --q-target verdict --out results/cards/msc-rollout-control
 pyramid-env benchmark --rules msc --seeds "val[:500]" --agents agents/trained/cards-msc.npz --workers 2 --out results/cards/msc-rollout/start-val500
+# Eighteenth session (docs/learning.md, "Nine thousand more steps: play against training
+# steps"): 9,000 steps on from cards-msc with a moving average of the weights saved every 1,500
+# steps, with the solver's verdicts and (twin) the honest rollout labels as Q targets; each saved
+# network played on val[:500] and scored on held-out positions from 1,500 train deals no run used.
+python -m experiments.card_data --rules msc --deals 1500 --first 400000 --workers 1 --rollout --out data/msc_heldout_roll.npz
+L="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --seeds 1 --steps 9000 --lr 5e-4 --ema 0.999 --checkpoints 1500 --eval-seeds val[:500] --data data/msc_roll_a.npz data/msc_roll_b.npz"
+$L --q-target verdict --out results/cards/msc-long
+$L --q-target rollout --out results/cards/msc-long-rollout
+S="python -m experiments.cards_steps --start agents/trained/cards-msc.npz --seeds val[:500] --heldout data/msc_heldout_roll.npz"
+$S results/cards/msc-long/rel_1257152_s1 --plays q:0.1 policy:0 --out experiments/figures/cards_steps.png
+$S results/cards/msc-long-rollout/rel_1257152_s1 --plays q:0.1 q:0.01 --q-target rollout --out experiments/figures/cards_steps_rollout.png
+cp results/cards/msc-long/rel_1257152_s1/net.npz /tmp/rel-msc-long-s1.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-long-s1.npz --workers 1 --out results/cards/msc-long/test1000-s1
