@@ -270,6 +270,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--threads", type=int, default=2, help="torch threads for training")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
+    if not 0 <= args.ema < 1:
+        p.error(f"--ema {args.ema}: a decay in [0, 1) (0: no moving average)")
+    if args.checkpoints < 0:
+        p.error(f"--checkpoints {args.checkpoints}: a number of steps, 0 for none")
     if args.bf16 is None:
         args.bf16 = bf16_fast()
     limit_threads(args.threads)

@@ -262,7 +262,7 @@ def test_rollout_labels_are_greedy_carefuls_own_outcome_after_each_move(tmp_path
         train_cards.load_data(tmp_path / "p.npz", None, "rollout")
 
 
-def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_path):
+def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_path, capsys):
     """``--ema``/``--checkpoints``: saved networks are the average; training runs as without."""
     from experiments import cards_steps
 
@@ -309,6 +309,11 @@ def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_
     assert cards_steps.main(argv) == rows  # rows already played are read, not played again
     with pytest.raises(SystemExit, match="PLAY:WEIGHT"):
         cards_steps.parse_play("greedy")
+    for flag, value in (("--ema", "1.0"), ("--ema", "-0.1"), ("--checkpoints", "-5")):
+        bad = args[:2] + [flag, value, "--out", str(tmp_path / "bad")]
+        with pytest.raises(SystemExit):
+            train_cards.main(bad)
+        assert f"{flag} {float(value) if flag == '--ema' else value}" in capsys.readouterr().err
 
 
 def _saved(tmp_path: Path, data: dict) -> Path:
