@@ -71,7 +71,7 @@ def held_out_rows(run: Path, start: Path | None, path: Path,
     """
     import torch
 
-    from pyramid_env.agents.cardnet_torch import build, held_out
+    from pyramid_env.agents.cardnet_torch import CardTorch, held_out
     from pyramid_env.lab.card_data import load_data
 
     log = run / "heldout.jsonl"
@@ -83,8 +83,10 @@ def held_out_rows(run: Path, start: Path | None, path: Path,
             continue
         data = data or load_data(path, None, target)
         shipped = CardNet.load(net_path)
-        size = "small" if shipped.meta["d"] == 48 else "base"
-        net = build("rel" if shipped.meta.get("rel") else "cards", size)
+        if shipped.meta["arch"] != "cards":
+            raise SystemExit(f"{net_path}: held-out losses are for card networks, not 'flat'")
+        dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
+        net = CardTorch(**dims, rel=bool(shipped.meta.get("rel")))
         net.load_state_dict({k: torch.as_tensor(v) for k, v in shipped.w.items()})
         row = {"step": step, "data": str(path), "q_target": target}
         rows.append(row | held_out(net.eval(), data))
