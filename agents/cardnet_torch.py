@@ -219,6 +219,23 @@ def export(net: nn.Module, meta: dict[str, Any]) -> CardNet:
     return CardNet(weights, net.meta | meta)
 
 
+def load_shipped(net: nn.Module, shipped: CardNet) -> nn.Module:
+    """``net`` with a shipped network's weights (the inverse of :func:`export`); returns it.
+
+    Raises ``RuntimeError`` (torch's) where the weights do not fit ``net``'s shapes.
+    """
+    net.load_state_dict({k: torch.as_tensor(v) for k, v in shipped.w.items()})
+    return net
+
+
+def twin(shipped: CardNet) -> CardTorch:
+    """A shipped card network's torch twin, built from its own dimensions, with its weights."""
+    if shipped.meta["arch"] != "cards":
+        raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
+    dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
+    return load_shipped(CardTorch(**dims, rel=bool(shipped.meta.get("rel"))), shipped)
+
+
 @torch.no_grad()
 def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
     """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher."""

@@ -69,9 +69,7 @@ def held_out_rows(run: Path, start: Path | None, path: Path,
 
     ``target``: the Q labels the losses are taken against (``load_data``'s), the run's own.
     """
-    import torch
-
-    from pyramid_env.agents.cardnet_torch import CardTorch, held_out
+    from pyramid_env.agents.cardnet_torch import held_out, twin
     from pyramid_env.lab.card_data import load_data
 
     log = run / "heldout.jsonl"
@@ -82,12 +80,10 @@ def held_out_rows(run: Path, start: Path | None, path: Path,
         if (step, str(path), target) in done:
             continue
         data = data or load_data(path, None, target)
-        shipped = CardNet.load(net_path)
-        if shipped.meta["arch"] != "cards":
-            raise SystemExit(f"{net_path}: held-out losses are for card networks, not 'flat'")
-        dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
-        net = CardTorch(**dims, rel=bool(shipped.meta.get("rel")))
-        net.load_state_dict({k: torch.as_tensor(v) for k, v in shipped.w.items()})
+        try:
+            net = twin(CardNet.load(net_path))
+        except ValueError as err:
+            raise SystemExit(f"{net_path}: held-out losses need {err}") from None
         row = {"step": step, "data": str(path), "q_target": target}
         rows.append(row | held_out(net.eval(), data))
         with open(log, "a") as f:

@@ -30,6 +30,7 @@ from pyramid_env.agents.cardnet_torch import (
     counts_from_packed,
     export,
     held_out,
+    load_shipped,
     relabel,
     tokens,
 )
@@ -176,8 +177,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     torch.manual_seed(seed)
     net = build(arch, args.size)
     if args.init is not None:  # go on from a trained network (the same architecture)
-        start = CardNet.load(args.init)
-        net.load_state_dict({k: torch.as_tensor(v) for k, v in start.w.items()})
+        load_shipped(net, CardNet.load(args.init))
     t0 = time.time()
     with open(out / "train.jsonl", "w") as f:
 

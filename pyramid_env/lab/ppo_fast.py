@@ -18,6 +18,7 @@ from torch import nn
 
 from pyramid_env.agents import MLPPolicy, PolicyAgent
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet_torch import load_shipped
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidVectorEnv
 from pyramid_env.env.actions import N_ACTIONS
@@ -291,9 +292,8 @@ def load_init(net: nn.Module, path: Path) -> None:
             raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
     if isinstance(net, CardPolicy):
-        weights = CardNet.load(path).w
         try:
-            net.card.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
+            load_shipped(net.card, CardNet.load(path))
         except RuntimeError as err:
             raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
