@@ -13,8 +13,9 @@ shared, and CPU time is what the code costs, whatever else runs. Resets are insi
   observation form (``--forms``: ``onehot:uint8`` is ``obs_dtype="uint8"``); ``sync N``:
   Gymnasium's ``SyncVectorEnv`` of N ``PyramidEnv`` (the smallest N only: it is slow).
 - ``numpy N form``: the numpy vector env this one replaced, from the git ref ``--numpy-ref``
-  (default: the tag ``numpy-vector-env``), extracted to a temporary folder and timed in a child
-  process in the same run; skipped if the ref is missing.
+  (default: the commit before it was removed, ``e109584``, which every clone has; the tag
+  ``numpy-vector-env`` names it where tags were fetched), extracted to a temporary folder and
+  timed in a child process in the same run; skipped, saying so, if the ref is missing.
 
 ``--cold`` times instead the first use of each env with numba's cache cold (its compilation),
 then warm, in child processes (CPU seconds).
@@ -45,6 +46,7 @@ import gymnasium as gym
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+NUMPY_REF = "e109584f8ce894648c8ca3b020d8f816de98beaf"  # the numpy vector env, before 28cf674
 
 
 def clock() -> float:
@@ -281,7 +283,7 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
         default=["dict", "flat", "onehot", "counts", "compact", "onehot:uint8"],
         help="observation forms: an obs_mode, or obs_mode:obs_dtype",
     )
-    p.add_argument("--numpy-ref", default="numpy-vector-env")
+    p.add_argument("--numpy-ref", default=NUMPY_REF)
     p.add_argument("--json", help="write the figures to this file too")
     p.add_argument(
         "--cold", action="store_true", help="time the first use with numba's cache cold, only"

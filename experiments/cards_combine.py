@@ -76,7 +76,12 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
     hard = wins.sum(1) < legal.sum(1)
     seen = d["obs"][:, -13:].sum(1) == 0  # no unseen card of any rank
     x = counts_from_packed(d["obs"])
-    rows = []
+    t = d["teacher"].astype(np.int64)
+    t_right = wins[np.arange(len(t)), t]  # the teacher's own move, for scale
+    rows = [{"net": "teacher", "way": "teacher", "hard": int(hard.sum()),
+             "right": _share(t_right, hard), "right_seen": _share(t_right, hard & seen),
+             "right_hidden": _share(t_right, hard & ~seen)}]  # fmt: skip
+    print(json.dumps(rows[-1]), flush=True)
     for net_path in nets:
         net = CardNet.load(net_path)
         out = np.concatenate([net.forward(x[i : i + 1024]) for i in range(0, len(x), 1024)])

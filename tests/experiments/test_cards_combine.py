@@ -100,7 +100,11 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
     assert (net.meta["play"], net.meta["tie"]) == ("q", 0.1)
     assert rows["Q + 0.1 log policy"]["right"] == pytest.approx(np.mean(played))
     assert rows["policy"]["hard"] == hard.sum()
-    assert set(rows) == {"Q", "policy", "Q + 0.01 log policy", "Q + 0.1 log policy",
+    teacher = data["teacher"].astype(np.int64)[hard]  # the teacher's own move, for scale
+    assert rows["teacher"]["right"] == pytest.approx(
+        wins[hard][np.arange(len(teacher)), teacher].mean()
+    )
+    assert set(rows) == {"teacher", "Q", "policy", "Q + 0.01 log policy", "Q + 0.1 log policy",
                          "Q + 1.0 log policy", "policy within 0.05 of the best Q"}  # fmt: skip
     for r in rows.values():  # an empty split is None, not NaN
         assert all(r[k] is None or 0.0 <= r[k] <= 1.0 for k in ("right_seen", "right_hidden"))
