@@ -258,3 +258,22 @@ $S results/cards/msc-long/rel_1257152_s1 --plays q:0.1 policy:0 --out experiment
 $S results/cards/msc-long-rollout/rel_1257152_s1 --plays q:0.1 q:0.01 --q-target rollout --out experiments/figures/cards_steps_rollout.png
 cp results/cards/msc-long/rel_1257152_s1/net.npz /tmp/rel-msc-long-s1.npz
 pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-long-s1.npz --workers 1 --out results/cards/msc-long/test1000-s1
+# Nineteenth session (docs/learning.md, "An honest teacher at a million positions"): pimc's own
+# moves (16 orders) on 30,000 train deals no run had used, and 1,500 held-out deals; 4,000 steps
+# on from cards-msc with them, seeds 0/1/2, then with the positions where a move loses weighted
+# 8 (seeds 1, 0) and 32 (seed 1); each scored on the held-out positions and on test[:1000].
+python -m experiments.card_data --rules msc --deals 30000 --first 200000 --pimc 16 --workers 2 --out data/msc_pimc16_big.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 400000 --pimc 16 --workers 2 --out data/msc_heldout_pimc16.npz
+H="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 4000 --lr 5e-4 --eval-seeds val[:500] --heldout data/msc_heldout_pimc16.npz --data data/msc_pimc16_big.npz"
+for S in 0 1 2; do $H --seeds $S --out results/cards/msc-pimc16-1m; done
+for S in 1 0; do $H --seeds $S --hard-weight 8 --out results/cards/msc-pimc16-1m-hard8; done
+$H --seeds 1 --hard-weight 32 --out results/cards/msc-pimc16-1m-hard32
+for R in msc-pimc16-1m:s0 msc-pimc16-1m:s1 msc-pimc16-1m:s2 msc-pimc16-1m-hard8:s1 msc-pimc16-1m-hard8:s0 msc-pimc16-1m-hard32:s1; do
+  D=${R%:*}; S=${R#*:}; cp results/cards/$D/rel_924177_$S/net.npz /tmp/rel-$D-$S.npz
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-$D-$S.npz --workers 1 --out results/cards/$D/test1000-$S
+done
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz results/cards/msc-pimc16-1m/rel_924177_s0/net.npz results/cards/msc-pimc16-1m/rel_924177_s1/net.npz --heldout data/msc_heldout_pimc16.npz --filter 0.05 --out results/cards/msc-pimc16-1m/heldout.jsonl
+python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m-hard8/rel_924177_s1/net.npz results/cards/msc-pimc16-1m-hard8/rel_924177_s0/net.npz --heldout data/msc_heldout_pimc16.npz --filter 0.05 --out results/cards/msc-pimc16-1m-hard8/heldout.jsonl
+python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m-hard32/rel_924177_s1/net.npz --heldout data/msc_heldout_pimc16.npz --filter 0.05 --out results/cards/msc-pimc16-1m-hard32/heldout.jsonl
+python -c "import numpy as np; d = np.load('data/msc_pimc16_big.npz'); n = len(d['teacher']); np.savez_compressed('data/msc_pimc16_train46k.npz', **{k: d[k][:46000] if d[k].ndim and len(d[k]) == n else d[k] for k in d.files})"
+python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m/rel_924177_s1/net.npz --heldout data/msc_pimc16_train46k.npz --filter 0.05 --out results/cards/msc-pimc16-1m/trainset46k.jsonl
