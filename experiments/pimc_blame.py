@@ -1,8 +1,9 @@
 """Where ``pimc`` loses a deal the solver wins: the decision whose move turned it lost.
 
-    python -m experiments.pimc_blame two-pass "val[:150]"
+    python -m experiments.pimc_blame two-pass "val[:150]" [--samples 32 --budget 30000]
 
-Plays ``pimc`` (its defaults, 32 orders a decision) on each deal the solver wins and asks the
+Plays ``pimc``'s search (by default its own settings: orders a decision and positions a
+verdict) on each deal the solver wins, under a pass limit, and asks the
 solver, after every move, whether the real deal is still winnable (reading the real deal is
 this script's, never the agent's). At the first move that loses it, prints the deal, the kind
 of decision (``tie_full``: several moves, the one played among them, kept every winnable
@@ -15,12 +16,12 @@ decisions a change to the search should look at: issue 32's ``delay`` came from 
 
 from __future__ import annotations
 
+import argparse
 import collections
-import sys
 
 import numpy as np
 
-from pyramid_env import deal
+from pyramid_env import deal, get_rules
 from pyramid_env.agents import PimcAgent, Turn
 from pyramid_env.agents.honest import SearchResult, _king, all_seen, search
 from pyramid_env.engine.moves import MOVES
@@ -39,10 +40,24 @@ def kind_of(r: SearchResult) -> str:
     return "single_full" if r.wins[best[0]] == r.winnable else "single_part"
 
 
-def main(rules: str, seeds: str) -> None:
-    agent = PimcAgent()
+def main(argv: list[str] | None = None) -> collections.Counter:
+    """Print the decision that lost each deal ``pimc`` loses; return the counts by kind."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("rules", help="a preset with a pass limit")
+    p.add_argument("seeds", help='a seed spec, as "val[:150]"')
+    p.add_argument("--samples", type=int, default=PimcAgent().samples, help="orders a decision")
+    p.add_argument("--budget", type=int, default=PimcAgent().budget, help="positions a verdict")
+    args = p.parse_args(argv)
+    rules = get_rules(args.rules)
+    if rules.passes is None:  # pimc plays scout's strategy there, not this search
+        p.error(f"rules={args.rules!r}: unlimited passes, where pimc plays scout's strategy and "
+                "not the search this script blames; give a preset with a pass limit")  # fmt: skip
+    for name in ("samples", "budget"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name} {getattr(args, name)}: must be at least 1")
+    agent = PimcAgent(samples=args.samples, budget=args.budget)
     stats: collections.Counter = collections.Counter()
-    for n in seed_set(seeds):
+    for n in seed_set(args.seeds):
         s = State(deal(n), rules)
         seen, rng = face_up(s), np.random.default_rng(n)
         if winning_line(s) is None:
@@ -57,7 +72,7 @@ def main(rules: str, seeds: str) -> None:
                 if len(prefs) == 1 or _king(prefs[0]):
                     kind, a = "forced", prefs[0]
                 else:  # pimc's search, with every tie counted (the same move chosen)
-                    r = search(s, known, prefs, 32, 30000, rng, ties=True)
+                    r = search(s, known, prefs, agent.samples, agent.budget, rng, ties=True)
                     a, kind = r.action, kind_of(r)
                     wins = {MOVES[k].kind.name + str(k): v for k, v in r.wins.items()}
                     info = f"n={r.winnable} wins={wins}"
@@ -73,7 +88,8 @@ def main(rules: str, seeds: str) -> None:
         else:
             stats["won"] += 1
     print(stats)
+    return stats
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main()
