@@ -29,9 +29,13 @@ KEYS = ("wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low", 
 def parse_play(text: str) -> tuple[str, float]:
     """``"q:0.1"`` -> ``("q", 0.1)``: a way of playing and its weight."""
     play, _, tie = text.partition(":")
-    if play not in ("q", "policy", "both") or not tie:
+    try:
+        weight = float(tie)
+    except ValueError:
+        weight = None
+    if play not in ("q", "policy", "both") or weight is None:
         raise SystemExit(f"--plays {text!r}: PLAY:WEIGHT with PLAY one of q, policy, both")
-    return play, float(tie)
+    return play, weight
 
 
 def networks(run: Path, start: Path | None) -> list[tuple[int, Path]]:
@@ -55,8 +59,9 @@ def play_all(run: Path, start: Path | None, seeds: str, plays: list[tuple[str, f
             net = CardNet.load(path)
             net.meta |= {"play": play, "tie": tie}
             s = evaluate(CardNetAgent(net), str(net.meta["rules"]), seeds, workers=workers)
+            summary = s.summary()
             row = {"step": step, "play": play, "tie": tie, "seeds": seeds, "net": str(path)}
-            rows.append(row | {k: s.summary()[k] for k in KEYS})
+            rows.append(row | {k: summary[k] for k in KEYS})
             with open(log, "a") as f:
                 f.write(json.dumps(rows[-1]) + "\n")
             print(f"step {step:>6}: {play} {tie}: {rows[-1]['solver_normalised']:.3f}", flush=True)

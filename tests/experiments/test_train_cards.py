@@ -307,8 +307,10 @@ def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_
         (2, "policy"), (2, "q"), (4, "policy"), (4, "q")]  # fmt: skip
     assert all(x["deals"] == 1 for x in rows) and (tmp_path / "s.png").stat().st_size > 0
     assert cards_steps.main(argv) == rows  # rows already played are read, not played again
-    with pytest.raises(SystemExit, match="PLAY:WEIGHT"):
-        cards_steps.parse_play("greedy")
+    for bad_play in ("greedy", "q:", "q:abc"):  # a weight that is not a number, named too
+        with pytest.raises(SystemExit, match="PLAY:WEIGHT"):
+            cards_steps.parse_play(bad_play)
+    assert cards_steps.parse_play("q:0.1") == ("q", 0.1)
     for flag, value in (("--ema", "1.0"), ("--ema", "-0.1"), ("--checkpoints", "-5")):
         bad = args[:2] + [flag, value, "--out", str(tmp_path / "bad")]
         with pytest.raises(SystemExit):
