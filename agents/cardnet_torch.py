@@ -228,6 +228,31 @@ def load_shipped(net: nn.Module, shipped: CardNet) -> nn.Module:
     return net
 
 
+def grow(net: CardTorch, layers: int) -> CardTorch:
+    """``net`` with blocks added on top up to ``layers``, computing the same function at first.
+
+    A new block's two output projections (attention and feed-forward) start at zero, so each
+    adds nothing to the residual stream until training moves them: a deeper network that
+    starts where the trained one stands, the cheapest test of whether depth is what it lacks
+    (as a deeper net grown from a shallower one in Net2Net, Chen, Goodfellow and Shlens 2016).
+
+    Raises:
+        ValueError: where ``layers`` is fewer than ``net`` has.
+    """
+    have = net.meta["layers"]
+    if layers < have:
+        raise ValueError(f"layers={layers}: the network has {have} already; grow adds blocks")
+    d, heads = net.meta["d"], net.meta["heads"]
+    for _ in range(layers - have):
+        block = Block(d, heads, net.rel)
+        for lin in (block.out, block.ff2):
+            nn.init.zeros_(lin.weight)
+            nn.init.zeros_(lin.bias)
+        net.blocks.append(block)
+    net.meta["layers"] = layers
+    return net
+
+
 def twin(shipped: CardNet) -> CardTorch:
     """A shipped card network's torch twin, built from its own dimensions, with its weights."""
     if shipped.meta["arch"] != "cards":
@@ -255,23 +280,28 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
     bce = nn.functional.binary_cross_entropy_with_logits(out[:, 1], wins, reduction="none")
     pol = out[:, 0].masked_fill(~legal, -1e9)
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
+    pol_right = wins.gather(1, pol.argmax(1)[:, None])[:, 0].numpy()
     return {
         "q_loss": float((bce * legal).sum() / legal.sum()),
         "hard_share": float(hard.mean()),
         "hard_q_right": float(right[hard].mean()),
+        "hard_policy_right": float(pol_right[hard].mean()),
         "policy_loss": float(nn.functional.cross_entropy(pol, teacher)),
         "policy_teacher": float((pol.argmax(1) == teacher).float().mean()),
     }
 
 
-def build(arch: str, size: str) -> nn.Module:
+def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
     ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
     its attention: :func:`pyramid_env.agents.cardnet.relations`) or ``flat`` (an MLP).
+    ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
     """
     if arch in ("cards", "rel"):
         dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
+        if layers is not None:
+            dims["layers"] = layers
         return CardTorch(**dims, rel=arch == "rel")
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))

@@ -277,3 +277,24 @@ python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m-hard8/rel
 python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m-hard32/rel_924177_s1/net.npz --heldout data/msc_heldout_pimc16.npz --filter 0.05 --out results/cards/msc-pimc16-1m-hard32/heldout.jsonl
 python -c "import numpy as np; d = np.load('data/msc_pimc16_big.npz'); n = len(d['teacher']); np.savez_compressed('data/msc_pimc16_train46k.npz', **{k: d[k][:46000] if d[k].ndim and len(d[k]) == n else d[k] for k in d.files})"
 python -m experiments.cards_combine --nets results/cards/msc-pimc16-1m/rel_924177_s1/net.npz --heldout data/msc_pimc16_train46k.npz --filter 0.05 --out results/cards/msc-pimc16-1m/trainset46k.jsonl
+# Twentieth session (docs/learning.md, "Depth, and whether the network can fit the deciding
+# positions at all"): the solver-greedy data again (the same 1,257,152 positions as cards-msc's)
+# and 1,500 held-out deals; 4,000 steps on from cards-msc at its own depth and grown to four
+# blocks (cardnet_torch.grow: the new blocks start as nothing); then the same on the first
+# 46,000 positions alone, 22 passes over them, to see whether the network can fit those
+# positions' hard decisions at all; each scored on the held-out and on those training positions.
+python -m experiments.card_data --rules msc --deals 1500 --first 400000 --workers 2 --out data/msc_heldout400k.npz
+python -m experiments.card_data --rules msc --deals 40000 --workers 2 --out data/msc.npz
+python -c "import numpy as np; d = np.load('data/msc.npz'); n = len(d['teacher']); np.savez_compressed('data/msc_train46k.npz', **{k: d[k][:46000] if d[k].ndim and len(d[k]) == n else d[k] for k in d.files})"
+D="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --seeds 1 --steps 4000 --lr 5e-4 --heldout data/msc_heldout400k.npz"
+$D --eval-seeds "val[:500]" --data data/msc.npz --out results/cards/msc-depth2
+$D --eval-seeds "val[:500]" --data data/msc.npz --layers 4 --out results/cards/msc-depth4
+$D --eval-seeds "val[:100]" --data data/msc_train46k.npz --out results/cards/msc-fit46k-depth2
+$D --eval-seeds "val[:100]" --data data/msc_train46k.npz --layers 4 --out results/cards/msc-fit46k-depth4
+for R in depth2 depth4; do
+  cp results/cards/msc-$R/rel_1257152_s1/net.npz /tmp/rel-msc-$R-s1.npz
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/rel-msc-$R-s1.npz --workers 1 --out results/cards/msc-$R/test1000-s1
+done
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz results/cards/msc-depth2/rel_1257152_s1/net.npz results/cards/msc-depth4/rel_1257152_s1/net.npz results/cards/msc-fit46k-depth2/rel_46000_s1/net.npz --heldout data/msc_train46k.npz --filter 0.05 --out results/cards/msc-depth4/trainset46k.jsonl
+python -m experiments.cards_combine --nets results/cards/msc-fit46k-depth4/rel_46000_s1/net.npz --heldout data/msc_train46k.npz --filter 0.05 --out results/cards/msc-fit46k-depth4/trainset46k.jsonl
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --heldout data/msc_heldout400k.npz --filter 0.05 --out results/cards/msc-depth4/heldout-start.jsonl

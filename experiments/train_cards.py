@@ -29,6 +29,7 @@ from pyramid_env.agents.cardnet_torch import (
     build,
     counts_from_packed,
     export,
+    grow,
     held_out,
     load_shipped,
     relabel,
@@ -175,9 +176,12 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     out = args.out / f"{arch}_{n}_s{seed}"
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
-    net = build(arch, args.size)
     if args.init is not None:  # go on from a trained network (the same architecture)
-        load_shipped(net, CardNet.load(args.init))
+        net = load_shipped(build(arch, args.size), CardNet.load(args.init))
+        if args.layers is not None:  # deeper: blocks on top that start as nothing
+            net = grow(net, args.layers)
+    else:
+        net = build(arch, args.size, args.layers)
     t0 = time.time()
     with open(out / "train.jsonl", "w") as f:
 
@@ -199,7 +203,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
-        "q_target": args.q_target, "ema": args.ema,
+        "q_target": args.q_target, "ema": args.ema, "layers": net.meta.get("layers"),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
@@ -241,6 +245,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
     p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "rel", "flat"])
     p.add_argument("--size", default="base", choices=["small", "base"])
+    p.add_argument("--layers", type=int, help="the card network's depth (default: the "
+                   "size's); with --init, blocks added on top of the network's own, each "
+                   "starting as nothing (cardnet_torch.grow)")  # fmt: skip
     p.add_argument("--positions", type=int, nargs="+", help="default: all the file holds")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])
     p.add_argument("--steps", type=int, default=20_000)
@@ -272,6 +279,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = p.parse_args(argv)
     if not 0 <= args.ema < 1:
         p.error(f"--ema {args.ema}: a decay in [0, 1) (0: no moving average)")
+    if args.layers is not None and (args.layers < 1 or "flat" in args.arch):
+        p.error(f"--layers {args.layers}: a card network's depth, 1 or more (not with flat)")
     if args.checkpoints < 0:
         p.error(f"--checkpoints {args.checkpoints}: a number of steps, 0 for none")
     if args.bf16 is None:

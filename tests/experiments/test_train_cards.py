@@ -131,6 +131,15 @@ def test_training_goes_on_from_a_network_and_reads_several_files(tmp_path):
     trained = CardNet.load(tmp_path / "run" / f"cards_{r['positions']}_s0" / "net.npz")
     for k, v in start.w.items():  # zero steps: the starting weights, as stored (float16)
         assert np.array_equal(trained.w[k], v.astype(np.float16).astype(np.float32)), k
+    deeper = train_cards.main(args[:-1] + [str(tmp_path / "deep"), "--layers", "3"])[0]
+    assert deeper["layers"] == 3
+    grown = CardNet.load(tmp_path / "deep" / f"cards_{r['positions']}_s0" / "net.npz")
+    assert grown.meta["layers"] == 3 and "blocks.2.qkv.weight" in grown.w
+    for k, v in start.w.items():  # the start's own weights, under blocks that add nothing
+        assert np.array_equal(grown.w[k], v.astype(np.float16).astype(np.float32)), k
+    assert not grown.w["blocks.2.out.weight"].any() and not grown.w["blocks.2.ff2.weight"].any()
+    with pytest.raises(SystemExit):
+        train_cards.main(args + ["--layers", "0"])
 
 
 def test_losses_weigh_positions_and_at_weight_one_are_the_plain_means():
