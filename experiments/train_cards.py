@@ -179,7 +179,10 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     if args.init is not None:  # go on from a trained network (the same architecture)
         net = load_shipped(build(arch, args.size), CardNet.load(args.init))
         if args.layers is not None:  # deeper: blocks on top that start as nothing
-            net = grow(net, args.layers)
+            try:
+                net = grow(net, args.layers)
+            except ValueError as err:
+                raise SystemExit(f"--layers {args.layers} with --init {args.init}: {err}") from err
     else:
         net = build(arch, args.size, args.layers)
     t0 = time.time()

@@ -140,6 +140,8 @@ def test_training_goes_on_from_a_network_and_reads_several_files(tmp_path):
     assert not grown.w["blocks.2.out.weight"].any() and not grown.w["blocks.2.ff2.weight"].any()
     with pytest.raises(SystemExit):
         train_cards.main(args + ["--layers", "0"])
+    with pytest.raises(SystemExit, match="--layers 1 with --init .*the network has 2"):
+        train_cards.main(args[:-1] + [str(tmp_path / "shallow"), "--layers", "1"])
 
 
 def test_losses_weigh_positions_and_at_weight_one_are_the_plain_means():
