@@ -3,7 +3,9 @@
     python -m experiments.card_data --rules msc --deals 20000 --out data/msc.npz
 
 A behaviour policy (the teacher ``solver-greedy``; ``--pimc N``, an honest teacher: pimc's
-search; or ``--behaviour NET``, a card network, for DAgger) plays ``train`` deals with a random
+search; ``--scout``, an honest teacher that draws the first pass through, as ``scout`` does,
+and plays ``solver-greedy`` once every card is seen; or ``--behaviour NET``, a card network,
+for DAgger) plays ``train`` deals with a random
 move at a share ``eps`` of its turns; at each winnable position every legal move gets the
 solver's verdict after it, and the teacher's move is kept. The env replays each game, so every
 observation is a player's. The method: docs/learning.md, "A network over the cards". The
@@ -26,7 +28,7 @@ from pyramid_env.agents import Turn
 from pyramid_env.agents.base import determinize, unseen
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.agents.cardnet import CardNet
-from pyramid_env.agents.honest import all_seen, search
+from pyramid_env.agents.honest import all_seen, scouting_move, search
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
@@ -127,6 +129,7 @@ def label_game(
     samples: int = 0,
     worlds: int = 0,
     rollout: bool = False,
+    scout: bool = False,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
@@ -134,6 +137,12 @@ def label_game(
     ``counts`` observation, as in the benchmark). ``samples`` > 0: the teacher is honest
     (``pimc``'s search over that many orders of the unseen cards while any is unseen, greedy's
     first winning move once all are seen), its move kept even where the true order loses it.
+    ``scout``: the teacher is honest another way: while a card is unseen it plays ``scout``'s
+    move (a King, else draw or recycle: :func:`~pyramid_env.agents.honest.scouting_move`),
+    kept even where the true order loses it, and greedy's first winning move once all are
+    seen, where that move is a function of what the player sees. Under unlimited passes it
+    wins every deal the solver wins; where passes are few, those scouting costs (``scout``'s
+    row of the hidden-cost table).
     ``worlds`` > 0: each legal move also gets a soft label (:func:`_soft`) over that many orders
     while cards are unseen (the true order's verdict once all are seen). ``rollout``: each legal
     move also gets ``greedy-careful``'s outcome after it (:func:`careful_wins`; a move the
@@ -149,7 +158,9 @@ def label_game(
     search_rng = np.random.default_rng([seed, n, 1])
     soft_rng = np.random.default_rng([seed, n, 2])
     env = None
-    if behaviour is not None or samples or worlds:
+    if samples and scout:
+        raise ValueError("samples and scout: one honest teacher, pimc's search or scouting")
+    if behaviour is not None or samples or worlds or scout:
         env = PyramidEnv(rules, obs_mode="counts", max_steps=MAX_STEPS + 1, max_idle_passes=None)
         obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
@@ -163,6 +174,9 @@ def label_game(
             break
         prefs = greedy.preferences(Turn(s, legal, s.left))
         teacher = prefs[0]
+        scouting = scout and env is not None and not all_seen(s, env.known_stock())
+        if scouting:  # played even where no label is had (a verdict too costly to tell)
+            teacher = scouting_move(Turn(s, legal, env.known_stock()), greedy, search_rng)
         if winnable:
             bits = []
             for a in legal:
@@ -179,6 +193,8 @@ def label_game(
                 hidden = len(legal) > 1 and not all_seen(s, known)
                 if samples and hidden:
                     teacher = search(s, known, prefs, samples, PIMC_BUDGET, search_rng).action
+                if scouting:
+                    teacher = scouting_move(Turn(s, legal, known), greedy, search_rng)
                 teachers.append(teacher)
                 if worlds:
                     soft = [255 * ok for ok in bits]
@@ -214,9 +230,12 @@ def _chunk(
     samples: int,
     worlds: int,
     rollout: bool,
+    scout: bool,
     deals: list[int],
 ) -> list[dict[str, Any]]:
-    return [label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout) for n in deals]
+    return [
+        label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout, scout) for n in deals
+    ]
 
 
 def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -275,9 +294,10 @@ def generate(
     samples: int = 0,
     worlds: int = 0,
     rollout: bool = False,
+    scout: bool = False,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds, rollout)
+    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds, rollout, scout)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -311,10 +331,18 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="honest labels too: after which legal moves greedy-careful goes on to win the deal",
     )
+    p.add_argument(
+        "--scout",
+        action="store_true",
+        help="an honest teacher: scout's draw through the first pass, then solver-greedy once "
+        "every card is seen",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if args.pimc < 0:
         p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")
+    if args.pimc and args.scout:
+        p.error(f"--pimc {args.pimc} and --scout: one honest teacher, pimc's search or scouting")
     if args.soft < 0 or args.soft == 1:
         p.error(f"--soft {args.soft}: orders per position, 0 (none) or 2 or more")
     rules = get_rules(args.rules)
@@ -322,7 +350,7 @@ def main(argv: list[str] | None = None) -> None:
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    opts = (behaviour, args.pimc, args.soft, args.rollout)
+    opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout)
     data = generate(rules, deals, args.eps, args.seed, args.workers, *opts)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)

@@ -298,3 +298,11 @@ done
 python -m experiments.cards_combine --nets agents/trained/cards-msc.npz results/cards/msc-depth2/rel_1257152_s1/net.npz results/cards/msc-depth4/rel_1257152_s1/net.npz results/cards/msc-fit46k-depth2/rel_46000_s1/net.npz --heldout data/msc_train46k.npz --filter 0.05 --out results/cards/msc-depth4/trainset46k.jsonl
 python -m experiments.cards_combine --nets results/cards/msc-fit46k-depth4/rel_46000_s1/net.npz --heldout data/msc_train46k.npz --filter 0.05 --out results/cards/msc-fit46k-depth4/trainset46k.jsonl
 python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --heldout data/msc_heldout400k.npz --filter 0.05 --out results/cards/msc-depth4/heldout-start.jsonl
+# Twenty-first session (docs/learning.md, "A teacher that scouts first"): an honest teacher that
+# draws the first pass through as scout does, then plays solver-greedy once every card is seen;
+# 5,000 steps on from cards-msc, seeds 0 and 1.
+python -m experiments.card_data --rules msc --deals 1500 --first 400000 --scout --out data/msc_scout_heldout.npz
+python -m experiments.card_data --rules msc --deals 24000 --scout --out data/msc_scout.npz
+for S in 0 1; do
+  python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 5000 --lr 5e-4 --heldout data/msc_scout_heldout.npz --eval-seeds "val[:500]" --data data/msc_scout.npz --out results/cards/msc-scout --seeds $S
+done

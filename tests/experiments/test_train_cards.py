@@ -189,6 +189,35 @@ def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monk
     assert searched == len(calls) > 3
 
 
+def test_scouting_teacher_draws_until_all_is_seen_then_keeps_the_deal_winnable():
+    rules = get_rules("msc")
+    deals = [1_000_030, 1_000_031]  # winnable once scouted
+    scouted = after = 0
+    for n in deals:
+        game = card_data.label_game(rules, 0.0, 0, n, scout=True)
+        env = card_data.PyramidEnv(rules, obs_mode="counts", max_idle_passes=None)
+        env.reset(options={"deal": n})
+        labelled = dict(zip(game["steps"], range(len(game["steps"])), strict=True))
+        for step, action in enumerate(game["actions"]):
+            s, known = env.state, env.known_stock()
+            i = labelled[step]  # every position of a game the teacher goes on to win
+            assert game["teacher"][i] == action  # eps 0: the teacher's move is played
+            if known & s.left != s.left:  # a card unseen: a King, else draw or recycle
+                move = MOVES[action]
+                assert move.kind.name in ("KING", "DRAW", "RECYCLE"), (n, step, move)
+                scouted += 1
+            else:  # all seen: a move that keeps the deal winnable
+                assert action in game["wins"][i]
+                after += 1
+            env.step(action)
+        assert env.state.pyr == 0  # won
+    assert scouted > 40 and after > 40
+    with pytest.raises(ValueError, match="one honest teacher"):
+        card_data.label_game(rules, 0.0, 0, deals[0], samples=4, scout=True)
+    with pytest.raises(SystemExit):
+        card_data.main(["--pimc", "4", "--scout", "--out", "x.npz"])
+
+
 class _Found:
     def __init__(self, action: int) -> None:
         self.action = action
