@@ -174,9 +174,10 @@ def label_game(
             break
         prefs = greedy.preferences(Turn(s, legal, s.left))
         teacher = prefs[0]
-        scouting = scout and env is not None and not all_seen(s, env.known_stock())
+        known = env.known_stock() if env is not None else s.left
+        scouting = scout and not all_seen(s, known)
         if scouting:  # played even where no label is had (a verdict too costly to tell)
-            teacher = scouting_move(Turn(s, legal, env.known_stock()), greedy, search_rng)
+            teacher = scouting_move(Turn(s, legal, known), greedy, search_rng)
         if winnable:
             bits = []
             for a in legal:
@@ -188,13 +189,11 @@ def label_game(
                 steps.append(step)
                 legals.append(legal)
                 wins.append([a for a, ok in zip(legal, bits, strict=True) if ok])
-                teacher = next(a for a in prefs if a in wins[-1])
-                known = env.known_stock() if env is not None else s.left
+                if not scouting:  # the scouting move is kept even where the true order loses it
+                    teacher = next(a for a in prefs if a in wins[-1])
                 hidden = len(legal) > 1 and not all_seen(s, known)
                 if samples and hidden:
                     teacher = search(s, known, prefs, samples, PIMC_BUDGET, search_rng).action
-                if scouting:
-                    teacher = scouting_move(Turn(s, legal, known), greedy, search_rng)
                 teachers.append(teacher)
                 if worlds:
                     soft = [255 * ok for ok in bits]

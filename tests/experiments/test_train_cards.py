@@ -189,7 +189,7 @@ def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monk
     assert searched == len(calls) > 3
 
 
-def test_scouting_teacher_draws_until_all_is_seen_then_keeps_the_deal_winnable():
+def test_scouting_teacher_draws_until_all_is_seen_then_keeps_the_deal_winnable(capsys):
     rules = get_rules("msc")
     deals = [1_000_030, 1_000_031]  # winnable once scouted
     scouted = after = 0
@@ -216,6 +216,7 @@ def test_scouting_teacher_draws_until_all_is_seen_then_keeps_the_deal_winnable()
         card_data.label_game(rules, 0.0, 0, deals[0], samples=4, scout=True)
     with pytest.raises(SystemExit):
         card_data.main(["--pimc", "4", "--scout", "--out", "x.npz"])
+    assert "--pimc 4 and --scout: one honest teacher" in capsys.readouterr().err
 
 
 class _Found:
