@@ -27,6 +27,7 @@ from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
 
+PLAY_MODES = ("q", "policy", "both", "filter")  # how act_logits makes one score of two heads
 PLACES = 30  # 28 slots, the waste top (28), the drawn card / face-up stock top (29)
 TOKENS = 28 + 24
 
@@ -198,10 +199,29 @@ class CardNet:
                 x = np.maximum(x, 0.0)
         return x.reshape(len(x), 2, NUM_MOVES)
 
-    def act_logits(self, obs: np.ndarray) -> np.ndarray:
-        """The move scores the agent plays by: ``(B, 327)`` (see :meth:`CardNetAgent.act`)."""
+    def act_logits(self, obs: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The move scores the agent plays by: ``(B, 327)`` (see :meth:`CardNetAgent.act`).
+
+        ``meta["play"]`` says how the two heads make one score: ``"q"`` (the default), Q first
+        with ``meta["tie"]`` times the policy's log-probability breaking near ties; ``"policy"``
+        alone; ``"both"``, the log of policy probability times Q to the power ``tie``;
+        ``"filter"``, the policy's logit among the legal moves whose Q (a chance) is within
+        ``tie`` of the best legal move's, and minus infinity for the others. The last is a
+        veto: Q overrules the policy only where it rates the policy's move far below another,
+        so Q's near-ties (a draw that a clairvoyant can always afford) never steer play.
+
+        Args:
+            obs: ``(B, 922)`` ``counts`` observations.
+            legal: ``(B, 327)`` bool, the legal moves; needed by ``"filter"`` only, since its
+                veto compares a move with the best legal one.
+
+        Raises:
+            ValueError: ``"filter"`` without ``legal``, or an unknown ``meta["play"]``.
+        """
         out = self.forward(obs)
         mode = self.meta.get("play", "q")
+        if mode not in PLAY_MODES:
+            raise ValueError(f"meta['play'] = {mode!r}: one of {PLAY_MODES}")
         if mode == "policy":
             return out[:, 0]
         pol = out[:, 0] - out[:, 0].max(-1, keepdims=True)
@@ -209,6 +229,11 @@ class CardNet:
         if mode == "both":  # log of (policy probability x chance of staying winnable ** weight)
             return pol - weight * np.logaddexp(0.0, -out[:, 1])
         q = 1.0 / (1.0 + np.exp(-out[:, 1]))
+        if mode == "filter":
+            if legal is None:
+                raise ValueError("meta['play'] = 'filter' compares legal moves: pass legal")
+            best = np.where(legal, q, -np.inf).max(-1, keepdims=True)
+            return np.where(q >= best - weight, out[:, 0], -np.inf)
         return q + weight * pol  # Q first; the policy breaks ties
 
     def save(self, path: str | Path) -> None:
@@ -299,8 +324,10 @@ class CardNetAgent:
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The legal move of highest score."""
-        scores = self.net.act_logits(turn.obs[None])[0]
         legal = np.asarray(turn.legal)
+        mask = np.zeros((1, NUM_MOVES), bool)
+        mask[0, legal] = True
+        scores = self.net.act_logits(turn.obs[None], mask)[0]
         return int(legal[np.argmax(scores[legal])])
 
 

@@ -263,7 +263,12 @@ def twin(shipped: CardNet) -> CardTorch:
 
 @torch.no_grad()
 def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
-    """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher."""
+    """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher.
+
+    ``losing_q_low``: the share of the losing legal moves that Q rates below an even chance.
+    Where a draw can never lose (unlimited passes) Q's favourite is nearly always a draw and
+    wins, so ``hard_q_right`` says little there; whether Q knows which moves lose is this.
+    """
     flat = net.meta["arch"] == "flat"
     x = data["obs"]
     outs = []
@@ -281,11 +286,13 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
     pol = out[:, 0].masked_fill(~legal, -1e9)
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
     pol_right = wins.gather(1, pol.argmax(1)[:, None])[:, 0].numpy()
+    losing = legal & (wins == 0)
     return {
         "q_loss": float((bce * legal).sum() / legal.sum()),
         "hard_share": float(hard.mean()),
         "hard_q_right": float(right[hard].mean()),
         "hard_policy_right": float(pol_right[hard].mean()),
+        "losing_q_low": float((out[:, 1][losing] < 0).float().mean()) if losing.any() else None,
         "policy_loss": float(nn.functional.cross_entropy(pol, teacher)),
         "policy_teacher": float((pol.argmax(1) == teacher).float().mean()),
     }

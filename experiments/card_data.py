@@ -206,7 +206,9 @@ def label_game(
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
-            scores = _network(behaviour).act_logits(obs[None])[0]
+            mask = np.zeros((1, NUM_MOVES), bool)
+            mask[0, legal] = True
+            scores = _network(behaviour).act_logits(obs[None], mask)[0]
             own = legal[int(np.argmax(scores[legal]))]
         action = int(rng.choice(legal)) if rng.random() < eps else own
         if winnable and legals and steps[-1] == step:

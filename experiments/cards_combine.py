@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents import Turn
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import load_data
@@ -44,22 +43,6 @@ class Ensemble(CardNet):
     def save(self, path: str | Path) -> None:
         """Refused: ``CardNet.load`` reads one network, and this is several."""
         raise NotImplementedError(f"{path}: an ensemble is not saved; save its networks")
-
-
-class FilterAgent(CardNetAgent):
-    """A card network played by its policy among the moves Q rates near the best.
-
-    The policy's favourite among the legal moves whose chance (sigmoid of Q) is within
-    ``net.meta["tie"]`` of the best legal move's.
-    """
-
-    def act(self, turn: Turn, rng: np.random.Generator) -> int:
-        """See the class docstring."""
-        out = self.net.forward(turn.obs[None])[0]
-        legal = np.asarray(turn.legal)
-        q = 1.0 / (1.0 + np.exp(-out[1, legal]))
-        pol = np.where(q >= q.max() - self.net.meta["tie"], out[0, legal], -np.inf)
-        return int(legal[np.argmax(pol)])
 
 
 def _share(right: np.ndarray, where: np.ndarray) -> float | None:
@@ -117,8 +100,8 @@ def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: l
     agents = []
     if margins:
         for m in margins:
-            net = CardNet(loaded[0].w, loaded[0].meta | {"tie": m})
-            agents.append((f"filter {m}", FilterAgent(net, name=f"filter-{m}")))
+            net = CardNet(loaded[0].w, loaded[0].meta | {"play": "filter", "tie": m})
+            agents.append((f"filter {m}", CardNetAgent(net, name=f"filter-{m}")))
     else:
         for way in ways:
             how, tie = way.split(":")

@@ -306,3 +306,35 @@ python -m experiments.card_data --rules msc --deals 24000 --scout --out data/msc
 for S in 0 1; do
   python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 5000 --lr 5e-4 --heldout data/msc_scout_heldout.npz --eval-seeds "val[:500]" --data data/msc_scout.npz --out results/cards/msc-scout --seeds $S
 done
+# Twenty-second session (docs/learning.md, "Relaxed: a teacher that scouts first"): under
+# unlimited passes scouting is free, so the scouting teacher's labels are exact once the first
+# pass is through. 3,000 steps on from cards-msc, seeds 0, 1 and 2; the filter way of playing;
+# seed 0 (best on val) shipped as cards-relaxed, and the main job's table re-run from a fresh clone.
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --out data/relaxed_scout.npz
+python -m experiments.card_data --rules relaxed --deals 1500 --first 5000000 --scout --out data/relaxed_scout_heldout.npz
+for S in 0 1 2; do
+  python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 3000 --lr 5e-4 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --data data/relaxed_scout.npz --out results/cards/relaxed-scout --seeds $S
+  cp results/cards/relaxed-scout/rel_870930_s$S/net.npz /tmp/rel-relaxed-scout-s$S.npz
+  pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents /tmp/rel-relaxed-scout-s$S.npz --workers 1 --out results/cards/relaxed-scout/test1000-s$S
+done
+for S in 0 1; do
+  python -m experiments.cards_combine --rules relaxed --nets results/cards/relaxed-scout/rel_870930_s$S/net.npz --seeds "val[:500]" --filter 0.1 0.3 0.5 0.8 --workers 1 --out results/cards/relaxed-scout/filter-val500-s$S.jsonl
+done
+python -m experiments.ship_agent results/cards/relaxed-scout/rel_870930_s0/net.npz cards-relaxed
+python -m experiments.cards_mistakes results/cards/relaxed-scout/rel_870930_s0/net.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-scout/mistakes-s0.json
+# From seed 0: its own games (DAgger) labelled by the same teacher; 2,000 more steps on them and
+# the teacher's, unweighted and with the deciding positions weighted 8 and 32; a control on the
+# teacher's alone. Then the held-out figures of each network (--steps 0: evaluated as it is).
+python -m experiments.card_data --rules relaxed --deals 10000 --first 12000 --scout --behaviour results/cards/relaxed-scout/rel_870930_s0/net.npz --out data/relaxed_scout_dagger_s0.npz
+R="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init results/cards/relaxed-scout/rel_870930_s0/net.npz --steps 2000 --lr 5e-4 --heldout data/relaxed_scout_heldout.npz --eval-seeds val[:500] --seeds 0"
+$R --data data/relaxed_scout.npz --out results/cards/relaxed-scout-more
+$R --data data/relaxed_scout.npz data/relaxed_scout_dagger_s0.npz --out results/cards/relaxed-scout-dagger
+for W in 8 32; do $R --data data/relaxed_scout.npz data/relaxed_scout_dagger_s0.npz --hard-weight $W --out results/cards/relaxed-scout-dagger-hard$W; done
+I=0
+for N in agents/trained/cards-msc.npz results/cards/relaxed-scout/rel_870930_s0/net.npz results/cards/relaxed-scout-dagger/rel_1606600_s0/net.npz results/cards/relaxed-scout-dagger-hard8/rel_1606600_s0/net.npz results/cards/relaxed-scout-dagger-hard32/rel_1606600_s0/net.npz; do
+  python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init $N --steps 0 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:1]" --data data/relaxed_scout_heldout.npz --out results/cards/relaxed-scout-heldout/$I --seeds 0; I=$((I+1))
+done
+python -m experiments.cards_combine --rules relaxed --nets results/cards/relaxed-scout/rel_870930_s0/net.npz results/cards/relaxed-scout-dagger-hard8/rel_1606600_s0/net.npz --heldout data/relaxed_scout_heldout.npz --filter 0.3 --out results/cards/relaxed-scout/heldout-ways.jsonl
+# cards_mistakes of the weight-8 network played by its policy alone (its meta set to play = policy).
+python -c "from pyramid_env.agents.cardnet import CardNet; n = CardNet.load('results/cards/relaxed-scout-dagger-hard8/rel_1606600_s0/net.npz'); n.meta |= {'play': 'policy', 'tie': 0.0}; n.save('/tmp/hard8_policy.npz')"
+python -m experiments.cards_mistakes /tmp/hard8_policy.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-scout-dagger-hard8/mistakes-policy.json

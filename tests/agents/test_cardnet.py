@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pyramid_env.agents import make_agent
+from pyramid_env.agents import Turn, make_agent
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts, relations
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidEnv
@@ -16,6 +16,7 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     counts_from_packed,
     export,
     grow,
+    held_out,
     relabel,
     tokens,
 )
@@ -151,7 +152,7 @@ def test_save_load_round_trip_and_a_damaged_file_is_named(tmp_path):
             make_agent(str(tmp_path / f"{name}.npz"))
 
 
-@pytest.mark.parametrize("play", ["q", "policy", "both"])
+@pytest.mark.parametrize("play", ["q", "policy", "both", "filter"])
 def test_agent_plays_legal_moves_from_the_observation_alone(play):
     torch.manual_seed(0)
     net = export(build("cards", "small"), {"play": play})
@@ -170,6 +171,63 @@ def test_both_play_scores_log_policy_plus_weighted_log_q():
     got = torch.as_tensor(net.act_logits(obs))
     # The same scores up to one constant per position (the policy's normaliser).
     assert torch.allclose(got - got[:, :1], want - want[:, :1], atol=1e-4)
+
+
+def test_filter_play_is_the_policy_among_moves_q_rates_near_the_best_legal_one():
+    shipped = make_agent("cards-msc").net
+    env = PyramidEnv("msc", obs_mode="counts", max_idle_passes=None)
+    obs, _ = env.reset(options={"deal": 7})
+    agents = {m: CardNetAgent(CardNet(shipped.w, shipped.meta | {"play": "filter", "tie": m}))
+              for m in (0.0, 0.3, 2.0)}  # fmt: skip
+    rng, vetoed = np.random.default_rng(0), 0
+    for _ in range(60):
+        legal = np.asarray(sorted(env.legal_actions()))
+        out = shipped.forward(obs[None])[0]
+        q = 1 / (1 + np.exp(-out[1, legal]))
+        turn = Turn(env.state, list(legal), env.known_stock(), obs)
+        moves = {m: a.act(turn, rng) for m, a in agents.items()}
+        # A margin past every chance is the policy alone; none is Q alone (no exact ties here).
+        assert moves[2.0] == legal[np.argmax(out[0, legal])]
+        assert moves[0.0] == legal[np.argmax(q)]
+        # In between: the policy's favourite among the moves within 0.3 of the best legal Q,
+        # whatever the Q of the illegal moves (the best is taken over legal moves only).
+        near = legal[q >= q.max() - 0.3]
+        assert moves[0.3] == near[np.argmax(out[0, near])]
+        vetoed += moves[0.3] != moves[2.0]
+        obs, _, done, cut, _ = env.step(moves[2.0])
+        if done or cut:
+            break
+    with pytest.raises(ValueError, match="pass legal"):
+        agents[0.3].net.act_logits(obs[None])
+    with pytest.raises(ValueError, match="'nope'.*one of"):
+        CardNet(shipped.w, shipped.meta | {"play": "nope"}).act_logits(obs[None])
+
+
+def test_held_out_says_whether_q_flags_the_losing_moves_not_only_its_favourite():
+    _, packed = _positions("relaxed", 8)
+    legal = np.zeros((8, 327), bool)
+    legal[:, [0, 5, 9]] = True  # a draw and two other moves everywhere
+    wins = legal.copy()
+    wins[:4, 9] = False  # four positions where move 9 loses
+    teacher = np.zeros(8, np.int64)
+    data = {"obs": packed, "legal": legal, "wins": wins, "teacher": teacher}
+
+    class Fixed(torch.nn.Module):  # Q logits +5 on the draw; the losing move's given
+        def __init__(self, losing: float) -> None:
+            super().__init__()
+            self.meta, self.losing = {"arch": "rel"}, losing
+
+        def forward(self, x: object) -> torch.Tensor:
+            out = torch.zeros(8, 2, 327)  # one batch: the eight positions
+            out[:, 1, 0], out[:, 1, 5], out[:, 1, 9] = 5.0, 2.0, self.losing
+            return out
+
+    with torch.no_grad():
+        blind, knowing = held_out(Fixed(3.0), data), held_out(Fixed(-3.0), data)
+    # Q's favourite (the draw) wins at every position where a move loses, either way ...
+    assert blind["hard_share"] == 0.5 and blind["hard_q_right"] == knowing["hard_q_right"] == 1.0
+    # ... but only one of the two rates the losing moves below an even chance.
+    assert blind["losing_q_low"] == 0.0 and knowing["losing_q_low"] == 1.0
 
 
 def test_views_average_the_network_over_relabellings_of_the_observation():
