@@ -208,7 +208,7 @@ class CardNet:
         ``"filter"``, the policy's logit among the legal moves whose Q (a chance) is within
         ``tie`` of the best legal move's, and minus infinity for the others. The last is a
         veto: Q overrules the policy only where it rates the policy's move far below another,
-        so Q's near-ties (a draw that a clairvoyant can always afford) never steer play.
+        so Q's near-ties (a draw that a clairvoyant can always afford) do not steer play.
 
         Args:
             obs: ``(B, 922)`` ``counts`` observations.
@@ -302,6 +302,13 @@ def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.nda
     return out + w["heads.bias"]
 
 
+def legal_mask(legal: list[int]) -> np.ndarray:
+    """``(1, 327)`` bool, True at the ``legal`` ids: the mask :meth:`CardNet.act_logits` takes."""
+    mask = np.zeros((1, NUM_MOVES), bool)
+    mask[0, legal] = True
+    return mask
+
+
 class CardNetAgent:
     """A card network as an agent: observation in, move out, no search and no rule.
 
@@ -325,10 +332,8 @@ class CardNetAgent:
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
         """The legal move of highest score."""
         legal = np.asarray(turn.legal)
-        mask = np.zeros((1, NUM_MOVES), bool)
-        mask[0, legal] = True
-        scores = self.net.act_logits(turn.obs[None], mask)[0]
+        scores = self.net.act_logits(turn.obs[None], legal_mask(turn.legal))[0]
         return int(legal[np.argmax(scores[legal])])
 
 
-__all__ = ["CardNet", "CardNetAgent", "parse_counts"]
+__all__ = ["CardNet", "CardNetAgent", "legal_mask", "parse_counts"]

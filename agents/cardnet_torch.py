@@ -262,7 +262,7 @@ def twin(shipped: CardNet) -> CardTorch:
 
 
 @torch.no_grad()
-def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float]:
+def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float | None]:
     """Held-out losses; how often Q's favourite wins where a move loses; policy = teacher.
 
     ``losing_q_low``: the share of the losing legal moves that Q rates below an even chance.

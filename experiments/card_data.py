@@ -27,7 +27,7 @@ import numpy as np
 from pyramid_env.agents import Turn
 from pyramid_env.agents.base import determinize, unseen
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
-from pyramid_env.agents.cardnet import CardNet
+from pyramid_env.agents.cardnet import CardNet, legal_mask
 from pyramid_env.agents.honest import all_seen, scouting_move, search
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
@@ -206,9 +206,7 @@ def label_game(
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
-            mask = np.zeros((1, NUM_MOVES), bool)
-            mask[0, legal] = True
-            scores = _network(behaviour).act_logits(obs[None], mask)[0]
+            scores = _network(behaviour).act_logits(obs[None], legal_mask(legal))[0]
             own = legal[int(np.argmax(scores[legal]))]
         action = int(rng.choice(legal)) if rng.random() < eps else own
         if winnable and legals and steps[-1] == step:

@@ -24,9 +24,9 @@ import numpy as np
 
 from pyramid_env.agents import Turn
 from pyramid_env.agents.baselines import CarefulAgent
-from pyramid_env.agents.cardnet import CardNet
+from pyramid_env.agents.cardnet import CardNet, legal_mask
 from pyramid_env.engine.layout import SLOTS
-from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
+from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import State, is_won
 from pyramid_env.env import PyramidEnv
@@ -59,9 +59,7 @@ def first_mistake(net: CardNet, rules: Rules, deal: int) -> dict[str, Any] | Non
         legal = sorted(env.legal_actions())
         if not legal or is_won(env.state):
             return None
-        mask = np.zeros((1, NUM_MOVES), bool)
-        mask[0, legal] = True
-        scores = net.act_logits(obs[None], mask)[0]
+        scores = net.act_logits(obs[None], legal_mask(legal))[0]
         action = legal[int(np.argmax(scores[legal]))]
         s = env.state
         if not _wins(s.child(MOVES[action])):
