@@ -228,12 +228,11 @@ class CardNet:
         weight = float(self.meta.get("tie", 0.01))
         if mode == "both":  # log of (policy probability x chance of staying winnable ** weight)
             return pol - weight * np.logaddexp(0.0, -out[:, 1])
-        q = 1.0 / (1.0 + np.exp(-out[:, 1]))
         if mode == "filter":
             if legal is None:
                 raise ValueError("meta['play'] = 'filter' compares legal moves: pass legal")
-            best = np.where(legal, q, -np.inf).max(-1, keepdims=True)
-            return np.where(q >= best - weight, out[:, 0], -np.inf)
+            return filter_scores(out, legal, weight)
+        q = 1.0 / (1.0 + np.exp(-out[:, 1]))
         return q + weight * pol  # Q first; the policy breaks ties
 
     def save(self, path: str | Path) -> None:
@@ -302,6 +301,17 @@ def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.nda
     return out + w["heads.bias"]
 
 
+def filter_scores(out: np.ndarray, legal: np.ndarray, margin: float) -> np.ndarray:
+    """``"filter"`` play's scores from the heads' ``(B, 2, 327)`` outputs: ``(B, 327)``.
+
+    The policy logit where a move's Q (a chance) is within ``margin`` of the best legal move's,
+    minus infinity elsewhere; illegal moves may pass, so a caller masks them as for any score.
+    """
+    q = 1.0 / (1.0 + np.exp(-out[:, 1]))
+    best = np.where(legal, q, -np.inf).max(-1, keepdims=True)
+    return np.where(q >= best - margin, out[:, 0], -np.inf)
+
+
 def legal_mask(legal: list[int]) -> np.ndarray:
     """``(1, 327)`` bool, True at the ``legal`` ids: the mask :meth:`CardNet.act_logits` takes."""
     mask = np.zeros((1, NUM_MOVES), bool)
@@ -336,4 +346,4 @@ class CardNetAgent:
         return int(legal[np.argmax(scores[legal])])
 
 
-__all__ = ["CardNet", "CardNetAgent", "legal_mask", "parse_counts"]
+__all__ = ["CardNet", "CardNetAgent", "filter_scores", "legal_mask", "parse_counts"]

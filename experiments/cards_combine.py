@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import load_data
 
@@ -73,9 +73,10 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
         q = np.where(legal, 1.0 / (1.0 + np.exp(-out[:, 1])), -1.0)
         ways = {"Q": q, "policy": pol}
         ways |= {f"Q + {t} log policy": q + t * pol for t in (0.01, 0.1, 1.0)}
-        best = q.max(1, keepdims=True)
         for m in margins:
-            ways[f"policy within {m} of the best Q"] = np.where(q >= best - m, pol, -1e18)
+            ways[f"policy within {m} of the best Q"] = np.where(
+                legal, filter_scores(out, legal, m), -np.inf
+            )
         for name, score in ways.items():
             choice = score.argmax(1)
             right = wins[np.arange(len(choice)), choice]

@@ -83,6 +83,15 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
         played.append(wins[i, np.flatnonzero(legal[i])[np.argmax(scores[legal[i]])]])
     assert (net.meta["play"], net.meta["tie"]) == ("q", 0.1)
     assert rows["Q + 0.1 log policy"]["right"] == pytest.approx(np.mean(played))
+    filtered = CardNetAgent(CardNet(net.w, net.meta | {"play": "filter", "tie": 0.05}))
+    # The filter's row is the filter way of playing as the agent plays it (no state, no rng:
+    # it reads the observation and the legal moves alone).
+    chose = [
+        wins[i, filtered.act(Turn(None, list(np.flatnonzero(legal[i])), 0,
+                                  counts_from_packed(data["obs"][i : i + 1])[0]), None)]
+        for i in np.flatnonzero(hard)
+    ]  # fmt: skip
+    assert rows["policy within 0.05 of the best Q"]["right"] == pytest.approx(np.mean(chose))
     assert rows["policy"]["hard"] == hard.sum()
     teacher = data["teacher"].astype(np.int64)[hard]  # the teacher's own move, for scale
     assert rows["teacher"]["right"] == pytest.approx(
