@@ -352,13 +352,16 @@ def arg_oracle(name, value) -> bool | None:
     """Whether an env argument must be accepted; None where the engine or seed sets decide."""
     if name in ENV_CHOICES:
         return (value is None or isinstance(value, str)) and value in ENV_CHOICES[name]
-    if name == "max_steps":
-        return is_int(value) and value >= 1
+    if name == "max_steps":  # 1 to 10**9, as docs/environment.md says
+        return is_int(value) and 1 <= value <= 10**9
     if name == "max_idle_passes":
-        return value is None or (is_int(value) and value >= 1)
-    if name == "illegal_reward":
+        return value is None or (is_int(value) and 1 <= value <= 10**9)
+    if name == "illegal_reward":  # a finite number within +-10**9
         return (
-            isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+            isinstance(value, numbers.Real)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and abs(value) <= 10**9
         )
     if name == "terminate_on_dead":
         return isinstance(value, bool | np.bool_)
