@@ -90,6 +90,21 @@ def relations(rank: np.ndarray) -> np.ndarray:
     return GEOMETRY[None] * 4 + kind
 
 
+def place_tokens(where: np.ndarray) -> np.ndarray:
+    """Each move place's token ``(B, 30)`` from the stock places' states ``(B, 24)``.
+
+    Slot ``p`` is token ``p + 1``; the waste top (place 28) and the drawn card (29) are the
+    tokens of the stock places that hold them, or the counters' token 0 where there is none.
+    """
+    n = len(where)
+    out = np.zeros((n, PLACES), np.int64)
+    out[:, :28] = np.arange(1, 29)
+    for place, state in ((28, 3), (29, 4)):
+        at = where == state
+        out[:, place] = np.where(at.any(1), 29 + at.argmax(1), 0)
+    return out
+
+
 def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
     """The ``counts`` observation ``(B, 922)`` as the token indices and the global numbers.
 
@@ -187,7 +202,7 @@ class CardNet:
             y = np.maximum(y @ w[pre + "ff1.weight"].T + w[pre + "ff1.bias"], 0.0)
             h = h + y @ w[pre + "ff2.weight"].T + w[pre + "ff2.bias"]
         h = _layer_norm(h, w["ln.weight"], w["ln.bias"])
-        return _heads(w, h, where[:, 28:])
+        return _heads(w, h, where[:, 28:], rel, heads)
 
     def _flat(self, obs: np.ndarray) -> np.ndarray:
         """The flat MLP's outputs (``meta["arch"] == "flat"``): ReLU between layers."""
@@ -280,7 +295,9 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.ndarray:
+def _heads(
+    w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray, rel: np.ndarray | None, heads: int
+) -> np.ndarray:
     """Scores of every move from the token outputs ``h`` (B, 53, d): ``(B, 2, 327)``."""
     b = len(h)
     g, cards = h[:, 0], h[:, 1:]
@@ -289,7 +306,12 @@ def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.nda
     drawn = (stock * (where == 4)[..., None]).sum(1)
     places = np.concatenate([cards[:, :28], waste[:, None], drawn[:, None]], 1)  # (B, 30, d)
     u = places @ w["heads.pair_in.weight"].T  # (B, 30, m)
-    z = np.maximum(u[:, PAIR_A] + u[:, PAIR_B] + w["heads.pair_in.bias"], 0.0)
+    pre = u[:, PAIR_A] + u[:, PAIR_B] + w["heads.pair_in.bias"]
+    if "heads.probe_q.weight" in w:
+        assert rel is not None
+        read = _probe(w, places, h, rel, where, heads)
+        pre = pre + read @ w["heads.probe_out.weight"].T + w["heads.probe_out.bias"]
+    z = np.maximum(pre, 0.0)
     out = np.zeros((b, 2, NUM_MOVES), np.float32)
     out[:, :, PAIR_IDS] = np.swapaxes(
         z @ w["heads.pair_out.weight"].T + w["heads.pair_out.bias"], 1, 2
@@ -299,6 +321,35 @@ def _heads(w: dict[str, np.ndarray], h: np.ndarray, where: np.ndarray) -> np.nda
     turn = (g @ w["heads.turn.weight"].T + w["heads.turn.bias"]).reshape(b, 2, 2)
     out[:, :, :2] = turn
     return out + w["heads.bias"]
+
+
+def _probe(
+    w: dict[str, np.ndarray],
+    places: np.ndarray,
+    h: np.ndarray,
+    rel: np.ndarray,
+    where: np.ndarray,
+    heads: int,
+) -> np.ndarray:
+    """What each pair move's query reads from the tokens: ``(B, 295, d)``.
+
+    The torch twin's ``Heads._probe``: attention from the move's two places, biased by each
+    token's relation to either card.
+    """
+    b, t, d = h.shape
+    e = d // heads
+    qp = places @ w["heads.probe_q.weight"].T + w["heads.probe_q.bias"]
+    q = (qp[:, PAIR_A] + qp[:, PAIR_B]).reshape(b, -1, heads, e)
+    kv = (h @ w["heads.probe_kv.weight"].T + w["heads.probe_kv.bias"]).reshape(b, t, 2, heads, e)
+    k, v = kv[:, :, 0], kv[:, :, 1]
+    tok = place_tokens(where)
+    att = np.einsum("bmhe,bthe->bhmt", q, k) / np.sqrt(e)
+    rows = np.arange(b)[:, None]
+    for side in (tok[:, PAIR_A], tok[:, PAIR_B]):
+        att = att + np.moveaxis(w["heads.probe_rel"][:, rel[rows, side]], 0, 1)
+    att = np.exp(att - att.max(-1, keepdims=True))
+    att /= att.sum(-1, keepdims=True)
+    return np.einsum("bhmt,bthe->bmhe", att, v).reshape(b, -1, d)
 
 
 def filter_scores(out: np.ndarray, legal: np.ndarray, margin: float) -> np.ndarray:

@@ -21,6 +21,7 @@ from pyramid_env.agents.cardnet import (
     PAIR_IDS,
     RELATIONS,
     CardNet,
+    place_tokens,
     relations,
 )
 from pyramid_env.engine.moves import NUM_MOVES
@@ -113,14 +114,30 @@ class Block(nn.Module):
 
 
 class Heads(nn.Module):
-    """Scores every move from the places' vectors and the global vector: ``(B, 2, 327)``."""
+    """Scores every move from the places' vectors and the global vector: ``(B, 2, 327)``.
 
-    def __init__(self, d: int, m: int) -> None:
+    With ``probe`` (``heads`` > 0), each pair move also reads the board from its own two
+    places: a query made of the two places' vectors attends over every token, with one learned
+    bias per head for the relation of the token to each of the move's cards (the relations of
+    :func:`~pyramid_env.agents.cardnet.relations`: covers it, pairs with it, ...), and what it
+    reads is added to the move's hidden layer. A move's value depends on what its two cards do
+    for the others (free a card, take the last partner of one); the sum of the two places'
+    vectors, alone, carries that only where the trunk has written it into each place.
+    """
+
+    def __init__(self, d: int, m: int, probe: int = 0) -> None:
         """See the class docstring."""
         super().__init__()
         self.pair_in, self.pair_out = nn.Linear(d, m), nn.Linear(m, 2)
         self.king, self.turn = nn.Linear(d, 2), nn.Linear(d, 4)
         self.bias = nn.Parameter(torch.zeros(2, NUM_MOVES))
+        self.probe = probe
+        if probe:
+            self.probe_q, self.probe_kv = nn.Linear(d, d), nn.Linear(d, 2 * d)
+            self.probe_rel = nn.Parameter(torch.zeros(probe, RELATIONS))
+            self.probe_out = nn.Linear(d, m)
+            nn.init.zeros_(self.probe_out.weight)  # adds nothing at first: a grown head
+            nn.init.zeros_(self.probe_out.bias)
         # Action ids: draw and recycle, then the Kings, then the pairs, each in place order.
         assert (KING_IDS == np.arange(2, 32)).all() and (PAIR_IDS == np.arange(32, NUM_MOVES)).all()
         both = np.zeros((len(PAIR_IDS), 30), np.float32)  # pair move -> its two places
@@ -128,26 +145,86 @@ class Heads(nn.Module):
         both[np.arange(len(PAIR_IDS)), PAIR_B] = 1
         self.register_buffer("both", torch.as_tensor(both), persistent=False)
         self.register_buffer("kp", torch.as_tensor(KING_PLACE[KING_IDS]), persistent=False)
+        self.register_buffer("pa", torch.as_tensor(PAIR_A), persistent=False)
+        self.register_buffer("pb", torch.as_tensor(PAIR_B), persistent=False)
 
-    def forward(self, places: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
-        """The module's output for a batch (see the class docstring)."""
+    def forward(self, places: torch.Tensor, g: torch.Tensor, h: torch.Tensor | None = None,
+                rel: torch.Tensor | None = None, where: torch.Tensor | None = None,
+                legal: torch.Tensor | None = None) -> torch.Tensor:  # fmt: skip
+        """The module's output for a batch (see the class docstring).
+
+        ``h`` (the tokens' vectors), ``rel`` (their relations) and ``where`` (the stock
+        places' states) are the probe's inputs, needed with ``probe`` only. ``legal``
+        (``(b, 327)`` bool): the probe reads for the legal pair moves alone (the others' scores
+        are then the probe-less ones), which is all training and play need and, with under one
+        legal pair a position on average, hundreds of times less work than all 295.
+        """
         b = len(g)
         u = places @ self.pair_in.weight.T  # (b, 30, m)
-        z = torch.relu(torch.matmul(self.both, u) + self.pair_in.bias)  # (b, 295, m)
+        pre = torch.matmul(self.both, u) + self.pair_in.bias  # (b, 295, m)
+        if self.probe:
+            assert h is not None and rel is not None and where is not None
+            if legal is None:  # every pair move, as the numpy twin computes them
+                pre = pre + self.probe_out(self._probe_all(places, h, rel, where))
+            else:
+                bi, mi = torch.nonzero(legal[:, PAIR_IDS[0] :], as_tuple=True)
+                read = self.probe_out(self._probe(places, h, rel, where, bi, mi))
+                pre = pre.index_put((bi, mi), read, accumulate=True)
+        z = torch.relu(pre)
         kings = self.king(places[:, self.kp])  # (b, 30, 2)
         out = torch.cat([self.turn(g).view(b, 2, 2), kings.transpose(1, 2),
                          self.pair_out(z).transpose(1, 2)], 2)  # fmt: skip
         return out + self.bias
+
+    def _probe_all(self, places: torch.Tensor, h: torch.Tensor, rel: torch.Tensor,
+                   where: torch.Tensor) -> torch.Tensor:  # fmt: skip
+        """What every pair move's query reads: ``(b, 295, d)`` (:meth:`_probe` for all)."""
+        b, t, d = h.shape
+        heads, e = self.probe, d // self.probe
+        qp = self.probe_q(places)
+        q = (qp[:, self.pa] + qp[:, self.pb]).view(b, -1, heads, e)
+        k, v = self.probe_kv(h).view(b, t, 2, heads, e).unbind(2)
+        tok = torch.as_tensor(place_tokens(where.cpu().numpy()), device=h.device)
+        rows = torch.arange(b, device=h.device)[:, None]
+        bias = self.probe_rel[:, rel[rows, tok[:, self.pa]]]  # (heads, b, 295, t)
+        bias = bias + self.probe_rel[:, rel[rows, tok[:, self.pb]]]
+        att = torch.einsum("bmhe,bthe->bhmt", q, k) / e**0.5
+        att = torch.softmax(att + bias.transpose(0, 1), -1)
+        return torch.einsum("bhmt,bthe->bmhe", att, v).reshape(b, -1, d)
+
+    def _probe(self, places: torch.Tensor, h: torch.Tensor, rel: torch.Tensor,
+               where: torch.Tensor, bi: torch.Tensor,
+               mi: torch.Tensor) -> torch.Tensor:  # fmt: skip
+        """What the query of pair move ``mi`` in position ``bi`` reads: ``(len(bi), d)``."""
+        _, t, d = h.shape
+        heads, e = self.probe, d // self.probe
+        a, c = self.pa[mi], self.pb[mi]  # the move's two places
+        qp = self.probe_q(places)
+        q = (qp[bi, a] + qp[bi, c]).view(-1, heads, e)
+        k, v = self.probe_kv(h)[bi].view(len(bi), t, 2, heads, e).unbind(2)
+        tok = torch.as_tensor(place_tokens(where.cpu().numpy()), device=h.device)
+        bias = self.probe_rel[:, rel[bi, tok[bi, a]]] + self.probe_rel[:, rel[bi, tok[bi, c]]]
+        att = torch.einsum("nhe,nthe->nht", q, k) / e**0.5
+        att = torch.softmax(att + bias.transpose(0, 1), -1)
+        return torch.einsum("nht,nthe->nhe", att, v).reshape(-1, d)
 
 
 class CardTorch(nn.Module):
     """The card network (see :mod:`pyramid_env.agents.cardnet`), in torch for training."""
 
     def __init__(
-        self, d: int = 64, layers: int = 2, heads: int = 4, m: int = 64, rel: bool = False
+        self,
+        d: int = 64,
+        layers: int = 2,
+        heads: int = 4,
+        m: int = 64,
+        rel: bool = False,
+        probe: bool = False,
     ) -> None:
-        """See the class docstring."""
+        """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe."""
         super().__init__()
+        if probe and not rel:
+            raise ValueError("probe=True reads the relations: it needs rel=True")
         self.rel = rel
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
@@ -158,17 +235,24 @@ class CardTorch(nn.Module):
         self.glob = nn.Linear(22, d)
         self.blocks = nn.ModuleList(Block(d, heads, rel) for _ in range(layers))
         self.ln = nn.LayerNorm(d)
-        self.heads = Heads(d, m)
+        self.heads = Heads(d, m, heads if probe else 0)
         self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
         if rel:
             self.meta["rel"] = True
+        if probe:
+            self.meta["probe"] = True
 
-    def forward(self, t: dict[str, torch.Tensor] | torch.Tensor) -> torch.Tensor:
-        """Policy and Q logits ``(B, 2, 327)`` of :func:`tokens` or of counts observations."""
-        return self.scores(t)[0]
+    def forward(
+        self, t: dict[str, torch.Tensor] | torch.Tensor, legal: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        """Policy and Q logits ``(B, 2, 327)`` of :func:`tokens` or of counts observations.
+
+        ``legal``: the legal moves, where only theirs are needed (:class:`Heads`' probe).
+        """
+        return self.scores(t, legal)[0]
 
     def scores(
-        self, t: dict[str, torch.Tensor] | torch.Tensor
+        self, t: dict[str, torch.Tensor] | torch.Tensor, legal: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """The move scores and the counters' token output (a value head's input)."""
         if isinstance(t, torch.Tensor):
@@ -188,6 +272,8 @@ class CardTorch(nn.Module):
         waste = (stock * (sw == 3)[..., None]).sum(1)
         drawn = (stock * (sw == 4)[..., None]).sum(1)
         places = torch.cat([cards[:, :28], waste[:, None], drawn[:, None]], 1)
+        if self.heads.probe:
+            return self.heads(places, g, h, rel, sw, legal), g
         return self.heads(places, g), g
 
     def relations(self, rank: torch.Tensor) -> torch.Tensor:
@@ -253,12 +339,31 @@ def grow(net: CardTorch, layers: int) -> CardTorch:
     return net
 
 
+def with_probe(net: CardTorch) -> CardTorch:
+    """``net`` with :class:`Heads`' move probe added, computing the same function at first.
+
+    The probe's output layer starts at zero (as :func:`grow`'s new blocks do), so a trained
+    network goes on from where it stands and the probe adds only what training finds for it.
+
+    Raises:
+        ValueError: where ``net`` has no relations (the probe reads them) or has a probe.
+    """
+    if not net.rel or net.heads.probe:
+        raise ValueError("with_probe: a card network with relations and no probe yet")
+    dims = {k: net.meta[k] for k in ("d", "layers", "heads", "m")}
+    grown = CardTorch(**dims, rel=True, probe=True)
+    missing, unexpected = grown.load_state_dict(net.state_dict(), strict=False)
+    assert not unexpected and all(k.startswith("heads.probe_") for k in missing), missing
+    return grown
+
+
 def twin(shipped: CardNet) -> CardTorch:
     """A shipped card network's torch twin, built from its own dimensions, with its weights."""
     if shipped.meta["arch"] != "cards":
         raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
     dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
-    return load_shipped(CardTorch(**dims, rel=bool(shipped.meta.get("rel"))), shipped)
+    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe")}
+    return load_shipped(CardTorch(**dims, **flags), shipped)
 
 
 @torch.no_grad()
@@ -274,8 +379,12 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float | N
     outs = []
     for i in range(0, len(x), 2048):
         xb = x[i : i + 2048]
-        inp = torch.as_tensor(counts_from_packed(xb)) if flat else tokens(torch.as_tensor(xb))
-        outs.append(net(inp))
+        if flat:
+            outs.append(net(torch.as_tensor(counts_from_packed(xb))))
+        else:  # the legal moves' scores are all it reads (and all a probe need compute)
+            outs.append(
+                net(tokens(torch.as_tensor(xb)), torch.as_tensor(data["legal"][i : i + 2048]))
+            )
     out = torch.cat(outs)
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"]).float()
     q = out[:, 1].masked_fill(~legal, -1e9)
@@ -302,17 +411,18 @@ def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
     ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
-    its attention: :func:`pyramid_env.agents.cardnet.relations`) or ``flat`` (an MLP).
-    ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
+    its attention: :func:`pyramid_env.agents.cardnet.relations`), ``probe`` (``rel`` with
+    :class:`Heads`' move probe) or ``flat`` (an MLP). ``layers``: the card network's depth,
+    where it is not the size's (2 small, 3 base).
     """
-    if arch in ("cards", "rel"):
+    if arch in ("cards", "rel", "probe"):
         dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
         if layers is not None:
             dims["layers"] = layers
-        return CardTorch(**dims, rel=arch == "rel")
+        return CardTorch(**dims, rel=arch != "cards", probe=arch == "probe")
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))
-    raise SystemExit(f"--arch {arch!r}: 'cards', 'rel' or 'flat'")
+    raise SystemExit(f"--arch {arch!r}: 'cards', 'rel', 'probe' or 'flat'")
 
 
 def sb3_policy() -> type:

@@ -11,7 +11,8 @@ solver's verdict after it, and the teacher's move is kept. The env replays each 
 observation is a player's. The method: docs/learning.md, "A network over the cards". The
 ``.npz``: ``obs`` ``(N, 122)`` int16, ``legal`` and ``wins`` (packed 327-bit masks),
 ``teacher``, ``deal``; with ``--rollout``, ``rollout`` (packed 327-bit: after which moves
-``greedy-careful``, an honest player, goes on to win this deal).
+``greedy-careful``, an honest player, goes on to win this deal); with ``--passes``, ``passes``
+``(N, 327)`` uint8 (the fewest further recycles a winning move needs, 255 for the others).
 """
 
 from __future__ import annotations
@@ -82,6 +83,33 @@ def _wins(s: State) -> bool | None:
     return None if status is Verdict.UNKNOWN else status is Verdict.WIN
 
 
+PASS_CAP = 2  # recycles counted up to by default; "this many or more" beyond
+
+
+def recycles_needed(s: State, cap: int = PASS_CAP) -> int | None:
+    """The fewest further recycles with which ``s`` is still won: 0, 1, ... or ``cap``.
+
+    ``s`` is a won position by the solver's verdict; the search is asked again with the passes
+    cut to the current one, then one more, ... (``cap`` means that many or more; ``None``:
+    a verdict too costly to tell). Where passes are unlimited a draw keeps every winnable deal
+    winnable, so the verdict alone rates a draw that must go round the whole stock again as
+    high as the pair that wins now; this count tells them apart.
+    """
+    left = s.recycles_left
+    for k in range(cap):
+        if left is not None and k >= left:
+            return k  # as many as are left: the verdict already said it is won
+        cut = s.copy()
+        cut.rules = get_rules(s.rules, passes=s.recycles + k + 1)
+        cut.knobs = cut.rules.knobs
+        won = _wins(cut)
+        if won is None:
+            return None
+        if won:
+            return k
+    return cap
+
+
 def careful_wins(s: State, seen: dict[tuple[int, ...], bool]) -> bool:
     """Whether ``greedy-careful`` wins from ``s`` in this deal (within ``MAX_STEPS`` moves).
 
@@ -130,6 +158,7 @@ def label_game(
     worlds: int = 0,
     rollout: bool = False,
     scout: bool = False,
+    passes: int = 0,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
@@ -146,7 +175,10 @@ def label_game(
     ``worlds`` > 0: each legal move also gets a soft label (:func:`_soft`) over that many orders
     while cards are unseen (the true order's verdict once all are seen). ``rollout``: each legal
     move also gets ``greedy-careful``'s outcome after it (:func:`careful_wins`; a move the
-    solver says loses is lost for it too, so only the others are played out).
+    solver says loses is lost for it too, so only the others are played out). ``passes`` > 0: where
+    every card is seen and two or more legal moves keep the deal won, each of them also gets
+    :func:`recycles_needed` counted up to ``passes`` (the position is dropped where one is too
+    costly to tell).
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
     bits of the legal ids after which the deal is still winnable, the soft labels (bytes, with
@@ -165,7 +197,7 @@ def label_game(
         obs, _ = env.reset(options={"deal": n})
     s = State(n, rules)
     actions: list[int] = []
-    steps, legals, wins, teachers, softs, rolls = [], [], [], [], [], []
+    steps, legals, wins, teachers, softs, rolls, recs = [], [], [], [], [], [], []
     outcomes: dict[tuple[int, ...], bool] = {}  # greedy-careful's, by position (rollout)
     winnable = _wins(s)
     for step in range(MAX_STEPS):
@@ -185,7 +217,17 @@ def label_game(
                 # A pyramid King never hurts (removing it only frees cards): no verdict needed.
                 ok = True if move.kind is MoveKind.KING and move.a < SLOTS else _wins(s.child(move))
                 bits.append(ok)
-            if None not in bits and any(bits):
+            rec: list[int | None] = []
+            # While cards are unseen the teacher's move is no pass-count's to tell (a scouting
+            # draw, or the clairvoyant's), and the cut searches there cost 30 times the rest.
+            tell = passes and all_seen(s, known) and sum(map(bool, bits)) > 1
+            if tell and None not in bits:
+                for a, ok in zip(legal, bits, strict=True):
+                    if ok:  # a recycle spends one of the passes counted from here
+                        more = recycles_needed(s.child(MOVES[a]), passes)
+                        turn = MOVES[a].kind is MoveKind.RECYCLE
+                        rec.append(None if more is None else min(passes, more + turn))
+            if None not in bits and any(bits) and None not in rec:
                 steps.append(step)
                 legals.append(legal)
                 wins.append([a for a, ok in zip(legal, bits, strict=True) if ok])
@@ -203,6 +245,8 @@ def label_game(
                 if rollout:
                     won = [a for a in wins[-1] if careful_wins(s.child(MOVES[a]), outcomes)]
                     rolls.append(won)
+                if passes:  # one winning move, or cards unseen: nothing told apart
+                    recs.append(rec or [0] * len(wins[-1]))
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
@@ -218,7 +262,9 @@ def label_game(
         if env is not None:
             obs = env.step(action)[0]
     game = {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
-    return game | ({"soft": softs} if worlds else {}) | ({"rollout": rolls} if rollout else {})
+    game |= {"soft": softs} if worlds else {}
+    game |= {"rollout": rolls} if rollout else {}
+    return game | ({"passes": recs} if passes else {})
 
 
 def _chunk(
@@ -230,10 +276,12 @@ def _chunk(
     worlds: int,
     rollout: bool,
     scout: bool,
+    passes: int,
     deals: list[int],
 ) -> list[dict[str, Any]]:
     return [
-        label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout, scout) for n in deals
+        label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout, scout, passes)
+        for n in deals
     ]
 
 
@@ -245,7 +293,7 @@ def pack_obs(obs: dict[str, np.ndarray]) -> np.ndarray:
 def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[str, np.ndarray]:
     """Each game through the env; the observation at each labelled position, as a player's."""
     env = PyramidEnv(rules, obs_mode="dict", max_steps=MAX_STEPS + 1, max_idle_passes=None)
-    obs, legal, wins, teacher, deal, soft, roll = [], [], [], [], [], [], []
+    obs, legal, wins, teacher, deal, soft, roll, recs = [], [], [], [], [], [], [], []
     for n, game in zip(deals, games, strict=True):
         env.reset(options={"deal": n})
         encoder = ob.Encoder(env.state, reveal_stock=False)
@@ -268,6 +316,10 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
                     row = np.zeros(NUM_MOVES, np.uint8)
                     row[game["legal"][i]] = game["soft"][i]
                     soft.append(row)
+                if "passes" in game:  # 255 where a move loses (or is not legal)
+                    row = np.full(NUM_MOVES, 255, np.uint8)
+                    row[game["wins"][i]] = game["passes"][i]
+                    recs.append(row)
             env.step(action)
     out = {
         "obs": np.array(obs, np.int16).reshape(-1, ob.FLAT_SIZE + 13),
@@ -280,6 +332,8 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
         out["soft"] = np.array(soft, np.uint8).reshape(-1, NUM_MOVES)
     if games and "rollout" in games[0]:
         out["rollout"] = np.array(roll, np.uint8).reshape(-1, 41)
+    if games and "passes" in games[0]:
+        out["passes"] = np.array(recs, np.uint8).reshape(-1, NUM_MOVES)
     return out
 
 
@@ -294,9 +348,11 @@ def generate(
     worlds: int = 0,
     rollout: bool = False,
     scout: bool = False,
+    passes: int = 0,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    fn = functools.partial(_chunk, rules, eps, seed, behaviour, samples, worlds, rollout, scout)
+    opts = (behaviour, samples, worlds, rollout, scout, passes)
+    fn = functools.partial(_chunk, rules, eps, seed, *opts)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
 
@@ -336,12 +392,25 @@ def main(argv: list[str] | None = None) -> None:
         help="an honest teacher: scout's draw through the first pass, then solver-greedy once "
         "every card is seen",
     )
+    p.add_argument(
+        "--passes",
+        type=int,
+        nargs="?",
+        const=PASS_CAP,
+        default=0,
+        metavar="CAP",
+        help="pass counts too: where every card is seen and several moves keep the deal won, "
+        f"the fewest further recycles each needs, counted up to CAP (default {PASS_CAP}; "
+        "train_cards --q-target passes)",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if args.pimc < 0:
         p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")
     if args.pimc and args.scout:
         p.error(f"--pimc {args.pimc} and --scout: one honest teacher, pimc's search or scouting")
+    if args.passes < 0:
+        p.error(f"--passes {args.passes}: the recycles counted up to, 1 or more (0: none)")
     if args.soft < 0 or args.soft == 1:
         p.error(f"--soft {args.soft}: orders per position, 0 (none) or 2 or more")
     rules = get_rules(args.rules)
@@ -349,7 +418,7 @@ def main(argv: list[str] | None = None) -> None:
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout)
+    opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout, args.passes)
     data = generate(rules, deals, args.eps, args.seed, args.workers, *opts)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)

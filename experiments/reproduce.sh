@@ -338,3 +338,19 @@ python -m experiments.cards_combine --rules relaxed --nets results/cards/relaxed
 # cards_mistakes of the weight-8 network played by its policy alone (its meta set to play = policy).
 python -c "from pyramid_env.agents.cardnet import CardNet; n = CardNet.load('results/cards/relaxed-scout-dagger-hard8/rel_1606600_s0/net.npz'); n.meta |= {'play': 'policy', 'tie': 0.0}; n.save('/tmp/hard8_policy.npz')"
 python -m experiments.cards_mistakes /tmp/hard8_policy.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-scout-dagger-hard8/mistakes-policy.json
+# Twenty-third session (docs/learning.md, "A probe for each move, and a value that counts the
+# passes"): under relaxed, the move probe (--arch probe) from cards-msc and from cards-relaxed;
+# the pass counts (card_data --passes) on the same 12,000 deals, and the Q target they discount.
+P="python -m experiments.train_cards --size small --threads 1 --workers 1 --no-bf16 --lr 5e-4 --heldout data/relaxed_scout_heldout.npz --eval-seeds val[:500] --seeds 0"
+$P --arch probe --data data/relaxed_scout.npz --init agents/trained/cards-msc.npz --steps 3000 --out results/cards/relaxed-probe
+$P --arch probe --data data/relaxed_scout.npz --init results/cards/relaxed-scout/rel_870930_s0/net.npz --steps 2000 --out results/cards/relaxed-probe-more
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --passes --out data/relaxed_scout_passes.npz
+$P --arch rel --data data/relaxed_scout_passes.npz --q-target passes --gamma 0.5 --init agents/trained/cards-msc.npz --steps 3000 --out results/cards/relaxed-passes
+$P --arch rel --data data/relaxed_scout_passes.npz --q-target passes --gamma 0.5 --init results/cards/relaxed-scout/rel_870930_s0/net.npz --steps 2000 --out results/cards/relaxed-passes-more
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --passes 6 --out data/relaxed_scout_passes6.npz
+$P --arch rel --data data/relaxed_scout_passes6.npz --q-target passes --gamma 0.5 --init results/cards/relaxed-scout/rel_870930_s0/net.npz --steps 2000 --out results/cards/relaxed-passes6-more
+python -m experiments.cards_mistakes results/cards/relaxed-passes-more/rel_870822_s0/net.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-passes-more/mistakes-s0.json
+$P --arch rel --data data/relaxed_scout_passes6.npz --q-target passes --gamma 0.5 --init results/cards/relaxed-scout/rel_870930_s0/net.npz --steps 2000 --seeds 1 --out results/cards/relaxed-passes6-more
+cp results/cards/relaxed-passes6-more/rel_870783_s0/net.npz /tmp/rel-relaxed-passes6-s0.npz
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents /tmp/rel-relaxed-passes6-s0.npz --workers 1 --out results/cards/relaxed-passes6-more/test1000-s0
+python -m experiments.cards_mistakes results/cards/relaxed-passes6-more/rel_870783_s0/net.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-passes6-more/mistakes-s0.json

@@ -34,10 +34,11 @@ from pyramid_env.agents.cardnet_torch import (
     load_shipped,
     relabel,
     tokens,
+    with_probe,
 )
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.card_data import load_data
+from pyramid_env.lab.card_data import TARGETS, load_data
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -116,7 +117,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
         x = relabel(data["obs"][idx], rng)
         inp = torch.as_tensor(counts_from_packed(x)) if flat else tokens(torch.as_tensor(x))
         with torch.autocast("cpu", torch.bfloat16, enabled=bf16):
-            out = net(inp).float()
+            out = (net(inp) if flat else net(inp, legal[idx])).float()
         q_loss, p_loss = losses(out, legal[idx], wins[idx].float(), teacher[idx], weight[idx])
         loss = q_loss + p_loss
         opt.zero_grad()
@@ -177,7 +178,12 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
     if args.init is not None:  # go on from a trained network (the same architecture)
-        net = load_shipped(build(arch, args.size), CardNet.load(args.init))
+        start = CardNet.load(args.init)
+        # a probe added to a network without one starts as nothing (cardnet_torch.with_probe)
+        base = "rel" if arch == "probe" and not start.meta.get("probe") else arch
+        net = load_shipped(build(base, args.size), start)
+        if base != arch:
+            net = with_probe(net)
         if args.layers is not None:  # deeper: blocks on top that start as nothing
             try:
                 net = grow(net, args.layers)
@@ -206,7 +212,8 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
-        "q_target": args.q_target, "ema": args.ema, "layers": net.meta.get("layers"),
+        "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema,
+        "layers": net.meta.get("layers"),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
@@ -246,7 +253,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--data", type=Path, nargs="+", required=True, help="card_data files")
     p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
-    p.add_argument("--arch", nargs="+", default=["cards"], choices=["cards", "rel", "flat"])
+    p.add_argument(
+        "--arch", nargs="+", default=["cards"], choices=["cards", "rel", "probe", "flat"]
+    )
     p.add_argument("--size", default="base", choices=["small", "base"])
     p.add_argument("--layers", type=int, help="the card network's depth (default: the "
                    "size's); with --init, blocks added on top of the network's own, each "
@@ -261,10 +270,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument(
         "--q-target",
         default="verdict",
-        choices=["verdict", "soft", "rollout"],
-        help="the Q labels: the true order's verdicts, card_data --soft's shares, or "
-        "card_data --rollout's (greedy-careful's outcome after each move: an honest value)",
+        choices=list(TARGETS),
+        help="the Q labels: the true order's verdicts, card_data --soft's shares, "
+        "card_data --rollout's (greedy-careful's outcome after each move: an honest value), "
+        "or the verdicts discounted by --gamma per extra pass a move needs (card_data --passes)",
     )
+    p.add_argument("--gamma", type=float, default=0.5, help="--q-target passes: the value "
+                   "kept per extra pass a move needs, in (0, 1]")  # fmt: skip
     p.add_argument(
         "--bf16",
         action=argparse.BooleanOptionalAction,
@@ -289,7 +301,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     if args.bf16 is None:
         args.bf16 = bf16_fast()
     limit_threads(args.threads)
-    data = load_data(args.data, max(args.positions) if args.positions else None, args.q_target)
+    if not 0 < args.gamma <= 1:
+        p.error(f"--gamma {args.gamma}: a discount in (0, 1]")
+    n = max(args.positions) if args.positions else None
+    data = load_data(args.data, n, args.q_target, args.gamma)
     heldout = load_data(args.heldout, None) if args.heldout else None
     sizes = args.positions or [len(data["teacher"])]
     args.out.mkdir(parents=True, exist_ok=True)

@@ -12,9 +12,11 @@ import numpy as np
 
 from pyramid_env.engine.moves import NUM_MOVES
 
+TARGETS = ("verdict", "soft", "rollout", "passes")
+
 
 def load_data(
-    paths: Path | list[Path], positions: int | None, target: str = "verdict"
+    paths: Path | list[Path], positions: int | None, target: str = "verdict", gamma: float = 0.5
 ) -> dict[str, np.ndarray]:
     """The first ``positions`` positions of card_data files (one after the other), unpacked.
 
@@ -22,8 +24,12 @@ def load_data(
     labels, ``"verdict"`` (the true order's, 0 or 1), ``"soft"`` (a move's share of the
     orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise)
     or ``"rollout"`` (whether ``greedy-careful`` goes on to win after the move, ``card_data
-    --rollout``: an honest player's outcome, where the verdict is a clairvoyant's). With
-    ``"soft"`` or ``"rollout"`` the verdicts stay as ``"verdict"``.
+    --rollout``: an honest player's outcome, where the verdict is a clairvoyant's) or
+    ``"passes"`` (the verdict times ``gamma`` to the power of the further recycles a winning
+    move needs beyond the fewest any legal move needs, ``card_data --passes``: under unlimited
+    passes a draw that must go round the stock again is worth less than the pair that wins
+    now, where the verdict rates both 1). Other than with ``"verdict"`` the verdicts stay as
+    ``"verdict"``.
     """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
@@ -38,9 +44,11 @@ def load_data(
                 raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")
             part = {k: v if k == "rules" else v[: int(take)] for k, v in part.items()}
         parts.append(part)
-    key = {"soft": "soft", "rollout": "rollout"}.get(target)
-    if target not in ("verdict", "soft", "rollout"):
-        raise ValueError(f"target {target!r}: one of 'verdict', 'soft', 'rollout'")
+    key = None if target == "verdict" else target
+    if target not in TARGETS:
+        raise ValueError(f"target {target!r}: one of {', '.join(map(repr, TARGETS))}")
+    if not 0.0 < gamma <= 1.0:
+        raise ValueError(f"gamma {gamma}: a discount in (0, 1]")
     if key and any(key not in part for part in parts):
         flag = f"card_data --{key}"
         raise SystemExit(f"--q-target {target}: not every file of {paths} has them ({flag})")
@@ -59,11 +67,18 @@ def load_data(
     out["wins"] = np.unpackbits(out["wins"], axis=1)[:, :NUM_MOVES].astype(np.float16)
     soft = out.pop("soft", None)
     roll = out.pop("rollout", None)
+    passes = out.pop("passes", None)
     if target == "soft":
         out["verdict"] = out["wins"]  # what makes a position hard: a move lost for certain
         out["wins"] = (soft / np.float16(255)).astype(np.float16)
     elif target == "rollout":
         out["verdict"] = out["wins"]
         out["wins"] = np.unpackbits(roll, axis=1)[:, :NUM_MOVES].astype(np.float16)
+    elif target == "passes":
+        out["verdict"] = out["wins"]
+        extra = passes.astype(np.int16)
+        extra = extra - extra.min(1, keepdims=True)  # beyond the fewest (255: lost, never min)
+        value = np.where(passes < 255, np.float32(gamma) ** np.minimum(extra, 16), 0.0)
+        out["wins"] = value.astype(np.float16)
     out["rules"] = str(data["rules"])
     return out

@@ -19,6 +19,7 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     held_out,
     relabel,
     tokens,
+    with_probe,
 )
 
 
@@ -42,15 +43,15 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return counts_from_packed(packed), packed
 
 
-@pytest.mark.parametrize("arch", ["cards", "rel", "flat"])
+@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
     counts, packed = _positions("msc")
     torch.manual_seed(1)
     net = build(arch, "small").eval()
     with torch.no_grad():
         for name, p in net.named_parameters():
-            if name.endswith(".rel"):  # trained biases, not the zeros it starts from
-                p.normal_(0.0, 2.0)
+            if name.endswith("rel") or "probe_out" in name:  # trained, not the zeros at start
+                p.normal_(0.0, 2.0 if name.endswith("rel") else 0.5)
         inp = torch.as_tensor(counts) if arch == "flat" else tokens(torch.as_tensor(packed))
         expected = net(inp).numpy()
     got = export(net, {}).forward(counts)
@@ -84,6 +85,54 @@ def test_a_grown_network_starts_as_the_same_function_and_its_new_blocks_learn():
     np.testing.assert_allclose(shipped.forward(counts), expected, atol=1e-4)
     with pytest.raises(ValueError, match="layers=3: the network has 4"):
         grow(deep, 3)
+
+
+def _legal(packed: np.ndarray) -> np.ndarray:
+    """The legal moves of packed positions, read back from the env (as card_data stores them)."""
+    env = PyramidEnv("msc", obs_mode="dict")
+    legal = np.zeros((len(packed), 327), bool)
+    rng, deal, i = np.random.default_rng(0), 0, 0
+    while i < len(packed):  # the same games as _positions plays
+        env.reset(options={"deal": deal})
+        deal += 1
+        while i < len(packed) and (ids := env.legal_actions()):
+            legal[i, ids] = True
+            i += 1
+            _, _, term, trunc, _ = env.step(int(rng.choice(ids)))
+            if term or trunc:
+                break
+    return legal
+
+
+def test_the_move_probe_starts_as_nothing_and_reads_only_what_legal_moves_need():
+    counts, packed = _positions("msc")
+    legal = torch.as_tensor(_legal(packed))
+    assert legal[:, 32:].any(), "the positions should have some legal pair"
+    torch.manual_seed(3)
+    net = build("rel", "small").eval()
+    with torch.no_grad():
+        for name, p in net.named_parameters():
+            if name.endswith(".rel"):
+                p.normal_(0.0, 2.0)
+        before = net(tokens(torch.as_tensor(packed))).numpy()
+    probed = with_probe(net).eval()
+    assert probed.meta["probe"] and probed.heads.probe == net.meta["heads"]
+    x = tokens(torch.as_tensor(packed))
+    np.testing.assert_allclose(probed(x).detach().numpy(), before, atol=1e-6)
+    out = probed(x, legal)
+    out[:, :, 32:][legal[:, None, 32:].expand(-1, 2, -1)].sum().backward()
+    assert probed.heads.probe_out.weight.grad.abs().sum() > 0  # it learns from the legal pairs
+    with torch.no_grad():
+        probed.heads.probe_out.weight.normal_(0.0, 0.5)
+        probed.heads.probe_rel.normal_(0.0, 2.0)
+        full, part = probed(x).numpy(), probed(x, legal).numpy()
+    mask = legal[:, None].expand(-1, 2, -1).numpy()
+    np.testing.assert_allclose(part[mask], full[mask], atol=1e-5)  # legal moves: the same
+    assert np.abs(full - before)[mask[:, :, :]].max() > 1e-3  # the probe now adds something
+    with pytest.raises(ValueError, match="no probe yet"):
+        with_probe(probed)
+    with pytest.raises(ValueError, match="needs rel=True"):
+        build("cards", "small").__class__(rel=False, probe=True)
 
 
 def test_relations_name_the_cover_relation_and_the_pairing_rule():
@@ -217,7 +266,7 @@ def test_held_out_says_whether_q_flags_the_losing_moves_not_only_its_favourite()
             super().__init__()
             self.meta, self.losing = {"arch": "rel"}, losing
 
-        def forward(self, x: object) -> torch.Tensor:
+        def forward(self, x: object, legal: object = None) -> torch.Tensor:
             out = torch.zeros(8, 2, 327)  # one batch: the eight positions
             out[:, 1, 0], out[:, 1, 5], out[:, 1, 9] = 5.0, 2.0, self.losing
             return out

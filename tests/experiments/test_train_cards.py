@@ -362,3 +362,50 @@ def test_moving_average_and_checkpoints_leave_training_alone_and_are_played(tmp_
 def _saved(tmp_path: Path, data: dict) -> Path:
     np.savez_compressed(tmp_path / "d.npz", rules=np.array("msc"), **data)
     return tmp_path / "d.npz"
+
+
+def test_pass_counts_are_the_fewest_recycles_that_still_win_and_discount_the_q_target(tmp_path):
+    """``--passes``: where every card is seen, each winning move's fewest further recycles."""
+    rules = get_rules("relaxed")
+    deals = [5001, 5003]
+    plain = [card_data.label_game(rules, 0.1, 0, n, scout=True) for n in deals]
+    counted = [
+        card_data.label_game(rules, 0.1, 0, n, scout=True, passes=card_data.PASS_CAP) for n in deals
+    ]
+    told = 0
+    for n, p, c in zip(deals, plain, counted, strict=True):
+        assert {k: c[k] for k in p} == p  # the same game, the same verdicts
+        s = State(n, rules)
+        labelled = dict(zip(c["steps"], range(len(c["steps"])), strict=True))
+        for step, action in enumerate(c["actions"]):
+            if step in labelled and len(set(c["passes"][labelled[step]])) > 1:
+                i = labelled[step]
+                told += 1
+                for a, k in zip(c["wins"][i], c["passes"][i], strict=True):
+                    t = s.child(MOVES[a])
+                    turn = MOVES[a].kind is card_data.MoveKind.RECYCLE  # spends one itself
+                    if turn and k == card_data.PASS_CAP:
+                        continue  # capped with the recycle counted: nothing exact to check
+                    m = k - turn  # recycles still needed from the child
+                    wins = {}
+                    for more in (m - 1, m):  # one fewer loses; that many wins (unless capped)
+                        if more < 0 or (more == m and m == card_data.PASS_CAP):
+                            continue
+                        cut = t.copy()
+                        cut.rules = get_rules("relaxed", passes=t.recycles + more + 1)
+                        cut.knobs = cut.rules.knobs
+                        wins[more] = solve(cut, check=False).status is Verdict.WIN
+                    assert wins == {x: x == m for x in wins}, (n, step, a, k, wins)
+            s = s.child(MOVES[action])
+    assert told > 0  # somewhere the winning moves need different numbers of passes
+    data = card_data.replay(rules, deals, counted)
+    np.savez_compressed(tmp_path / "c.npz", rules=np.array("relaxed"), **data)
+    d = train_cards.load_data(tmp_path / "c.npz", None, "passes", 0.5)
+    v = train_cards.load_data(tmp_path / "c.npz", None)
+    assert (d["verdict"] == v["wins"]).all()
+    assert ((d["wins"] > 0) == (v["wins"] > 0)).all()  # lost stays lost, won stays above 0
+    best = np.where(d["legal"], d["wins"], 0).max(1)
+    assert (best == 1).all()  # the move needing the fewest passes keeps the verdict's 1
+    assert np.isin(d["wins"][d["wins"] > 0], [1.0, 0.5, 0.25]).all() and (d["wins"] == 0.5).any()
+    with pytest.raises(ValueError, match="gamma 0"):
+        train_cards.load_data(tmp_path / "c.npz", None, "passes", 0.0)
