@@ -21,15 +21,11 @@ def load_data(
     """The first ``positions`` positions of card_data files (one after the other), unpacked.
 
     A file named ``PATH:N`` gives its first ``N`` positions only. ``target``: the Q head's
-    labels, ``"verdict"`` (the true order's, 0 or 1), ``"soft"`` (a move's share of the
-    orders a player cannot tell apart, ``card_data --soft``: the same expectation, less noise)
-    or ``"rollout"`` (whether ``greedy-careful`` goes on to win after the move, ``card_data
-    --rollout``: an honest player's outcome, where the verdict is a clairvoyant's) or
-    ``"passes"`` (the verdict times ``gamma`` to the power of the further recycles a winning
-    move needs beyond the fewest any legal move needs, ``card_data --passes``: under unlimited
-    passes a draw that must go round the stock again is worth less than the pair that wins
-    now, where the verdict rates both 1). Other than with ``"verdict"`` the verdicts stay as
-    ``"verdict"``.
+    labels, ``"verdict"`` (the true order's, 0 or 1), ``"soft"`` (``card_data --soft``'s
+    shares over the orders a player cannot tell apart), ``"rollout"`` (``greedy-careful``'s
+    outcome after the move) or ``"passes"`` (the verdict times ``gamma`` per pass a move needs
+    beyond the fewest: a needless draw is worth less). Other than with ``"verdict"`` the
+    verdicts stay as ``"verdict"``; docs/learning.md tells each.
     """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
