@@ -164,33 +164,19 @@ class Heads(nn.Module):
         pre = torch.matmul(self.both, u) + self.pair_in.bias  # (b, 295, m)
         if self.probe:
             assert h is not None and rel is not None and where is not None
-            if legal is None:  # every pair move, as the numpy twin computes them
-                pre = pre + self.probe_out(self._probe_all(places, h, rel, where))
-            else:
-                bi, mi = torch.nonzero(legal[:, PAIR_IDS[0] :], as_tuple=True)
-                read = self.probe_out(self._probe(places, h, rel, where, bi, mi))
-                pre = pre.index_put((bi, mi), read, accumulate=True)
+            pairs = (
+                torch.ones_like(pre[..., 0], dtype=torch.bool)
+                if legal is None
+                else legal[:, PAIR_IDS[0] :]
+            )
+            bi, mi = torch.nonzero(pairs, as_tuple=True)  # every pair move, or the legal ones
+            read = self.probe_out(self._probe(places, h, rel, where, bi, mi))
+            pre = pre.index_put((bi, mi), read, accumulate=True)
         z = torch.relu(pre)
         kings = self.king(places[:, self.kp])  # (b, 30, 2)
         out = torch.cat([self.turn(g).view(b, 2, 2), kings.transpose(1, 2),
                          self.pair_out(z).transpose(1, 2)], 2)  # fmt: skip
         return out + self.bias
-
-    def _probe_all(self, places: torch.Tensor, h: torch.Tensor, rel: torch.Tensor,
-                   where: torch.Tensor) -> torch.Tensor:  # fmt: skip
-        """What every pair move's query reads: ``(b, 295, d)`` (:meth:`_probe` for all)."""
-        b, t, d = h.shape
-        heads, e = self.probe, d // self.probe
-        qp = self.probe_q(places)
-        q = (qp[:, self.pa] + qp[:, self.pb]).view(b, -1, heads, e)
-        k, v = self.probe_kv(h).view(b, t, 2, heads, e).unbind(2)
-        tok = torch.as_tensor(place_tokens(where.cpu().numpy()), device=h.device)
-        rows = torch.arange(b, device=h.device)[:, None]
-        bias = self.probe_rel[:, rel[rows, tok[:, self.pa]]]  # (heads, b, 295, t)
-        bias = bias + self.probe_rel[:, rel[rows, tok[:, self.pb]]]
-        att = torch.einsum("bmhe,bthe->bhmt", q, k) / e**0.5
-        att = torch.softmax(att + bias.transpose(0, 1), -1)
-        return torch.einsum("bhmt,bthe->bmhe", att, v).reshape(b, -1, d)
 
     def _probe(self, places: torch.Tensor, h: torch.Tensor, rel: torch.Tensor,
                where: torch.Tensor, bi: torch.Tensor,
