@@ -190,13 +190,18 @@ class CardNet:
             qkv = y @ w[pre + "qkv.weight"].T + w[pre + "qkv.bias"]
             b, t, d3 = qkv.shape
             d = d3 // 3
-            q, k, v = (qkv[..., j * d : (j + 1) * d].reshape(b, t, heads, -1) for j in range(3))
-            att = np.einsum("bthe,bshe->bhts", q, k) / np.sqrt(d // heads)
+            # (b, heads, t, e) and batched matmul: at batch 1 (the agent's every turn) numpy's
+            # matmul is several times faster than the same product through einsum
+            q, k, v = (
+                qkv[..., j * d : (j + 1) * d].reshape(b, t, heads, -1).transpose(0, 2, 1, 3)
+                for j in range(3)
+            )
+            att = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d // heads)
             if rel is not None:
                 att = att + np.moveaxis(w[pre + "rel"][:, rel], 0, 1)
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
-            y = np.einsum("bhts,bshe->bthe", att, v).reshape(b, t, d)
+            y = (att @ v).transpose(0, 2, 1, 3).reshape(b, t, d)
             h = h + y @ w[pre + "out.weight"].T + w[pre + "out.bias"]
             y = _layer_norm(h, w[pre + "ln2.weight"], w[pre + "ln2.bias"])
             y = np.maximum(y @ w[pre + "ff1.weight"].T + w[pre + "ff1.bias"], 0.0)
