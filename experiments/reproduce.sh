@@ -354,3 +354,23 @@ $P --arch rel --data data/relaxed_scout_passes6.npz --q-target passes --gamma 0.
 cp results/cards/relaxed-passes6-more/rel_870783_s0/net.npz /tmp/rel-relaxed-passes6-s0.npz
 pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents /tmp/rel-relaxed-passes6-s0.npz --workers 1 --out results/cards/relaxed-passes6-more/test1000-s0
 python -m experiments.cards_mistakes results/cards/relaxed-passes6-more/rel_870783_s0/net.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-passes6-more/mistakes-s0.json
+# Twenty-fourth session (docs/learning.md, "An honest teacher under two-pass"): pimc's moves
+# (8 orders a decision) under two-pass on deals no run had used, 3,000 steps from cards-msc at
+# 297,305 and 596,492 positions, seeds 0, 1, 2 (two at once, one thread each); test[:1000].
+python -m experiments.card_data --rules two-pass --deals 16000 --first 100000 --pimc 8 --workers 2 --out data/two-pass_pimc8.npz
+python -m experiments.card_data --rules two-pass --deals 16000 --first 116000 --pimc 8 --workers 2 --out data/two-pass_pimc8_b.npz
+pyramid-env benchmark --rules two-pass --seeds "val[:300]" --agents greedy-careful cards-msc --workers 1 --out results/cards/two-pass-pimc8/start
+T="python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 3000 --lr 5e-4 --eval-seeds val[:300]"
+$T --data data/two-pass_pimc8.npz --out results/cards/two-pass-pimc8 --seeds 0 1 2
+$T --data data/two-pass_pimc8.npz data/two-pass_pimc8_b.npz --out results/cards/two-pass-pimc8-600k --seeds 0 1 2
+python -m experiments.plot_cards results/cards/two-pass-pimc8 results/cards/two-pass-pimc8-600k
+for S in 0 1 2; do
+  cp results/cards/two-pass-pimc8/rel_297305_s$S/net.npz /tmp/rel-two-pass-pimc8-s$S.npz
+  cp results/cards/two-pass-pimc8-600k/rel_596492_s$S/net.npz /tmp/rel-two-pass-pimc8-600k-s$S.npz
+done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents greedy greedy-careful /tmp/rel-two-pass-pimc8-s0.npz /tmp/rel-two-pass-pimc8-s1.npz /tmp/rel-two-pass-pimc8-s2.npz --workers 2 --out results/cards/two-pass-pimc8/test1000
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents /tmp/rel-two-pass-pimc8-600k-s0.npz /tmp/rel-two-pass-pimc8-600k-s1.npz /tmp/rel-two-pass-pimc8-600k-s2.npz --workers 2 --out results/cards/two-pass-pimc8-600k/test1000
+python -m experiments.paired_wins results/cards/two-pass-pimc8/test1000 results/cards/two-pass-pimc8-600k/test1000 --reference greedy-careful --out results/cards/two-pass-pimc8-600k/paired.md
+# The card network's faster numpy forward: the main job's table, and the msc row of cards-msc.
+pyramid-env benchmark
+pyramid-env benchmark --rules msc --agents cards-msc --workers 2 --out results/cards/msc-cards-rerun
