@@ -21,13 +21,16 @@ from pathlib import Path
 def load(folders: list[Path]) -> dict[str, dict[int, tuple[bool, bool]]]:
     """Per agent, per deal: (the agent won, the solver won), from each folder's episodes.csv.
 
+    A path that is a file is read as such a CSV itself (``pimc_curve``'s ``episodes-<rules>.csv``).
+
     Several folders join into one set of agents (runs of the same deals split in two); a deal the
     solver wins in one folder and loses in another means they are not the same deals and rules.
     """
     agents: dict[str, dict[int, tuple[bool, bool]]] = {}
     solver: dict[int, bool] = {}
     for folder in folders:
-        with open(folder / "episodes.csv", newline="") as f:
+        path = folder if folder.is_file() else folder / "episodes.csv"
+        with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 deal, won = int(row["deal"]), row["won"] == "True"
                 solver_won = row["solver_won"] == "True"
@@ -72,7 +75,7 @@ def table(agents: dict[str, dict[int, tuple[bool, bool]]], reference: str) -> st
 
 def main(argv: list[str] | None = None) -> str:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("folders", type=Path, nargs="+", help="benchmark output folders")
+    p.add_argument("folders", type=Path, nargs="+", help="benchmark folders or CSVs")
     p.add_argument("--reference", default="greedy-careful", help="the agent to pair with")
     p.add_argument("--out", type=Path, help="write the table here too")
     args = p.parse_args(argv)

@@ -1,6 +1,6 @@
 """Where ``pimc`` loses a deal the solver wins: the decision whose move turned it lost.
 
-    python -m experiments.pimc_blame two-pass "val[:150]" [--samples 32 --budget 30000]
+    python -m experiments.pimc_blame two-pass "val[:150]" [--samples 32 --budget 30000 --delay]
 
 Plays ``pimc``'s search (by default its own settings: orders a decision and positions a
 verdict) on each deal the solver wins, under a pass limit, and asks the
@@ -11,7 +11,7 @@ sample; ``tie_part``: tied below that; ``single_full`` / ``single_part``: one mo
 ``allsamples_lost``: no sample winnable; ``forced``, ``seen``: no search) and each searched
 move's count, as move ids (``pyramid_env.engine.moves.MOVES`` names them). It tells which
 decisions a change to the search should look at: issue 32's ``delay`` came from the
-``tie_full`` ones.
+``tie_full`` ones; ``--delay`` blames the search with it (``PimcAgent(delay=True)``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from pyramid_env import deal, get_rules
 from pyramid_env.agents import PimcAgent, Turn
-from pyramid_env.agents.honest import SearchResult, _king, all_seen, search
+from pyramid_env.agents.honest import SearchResult, _king, all_seen, delayed, search
 from pyramid_env.engine.moves import MOVES
 from pyramid_env.engine.state import STOCK_SIZE, State, apply, face_up, legal_ids
 from pyramid_env.seeds import seed_set
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> collections.Counter:
     p.add_argument("seeds", help='a seed spec, as "val[:150]"')
     p.add_argument("--samples", type=int, default=PimcAgent().samples, help="orders a decision")
     p.add_argument("--budget", type=int, default=PimcAgent().budget, help="positions a verdict")
+    p.add_argument("--delay", action="store_true", help="the draw before pyramid-only pairs")
     args = p.parse_args(argv)
     rules = get_rules(args.rules)
     if rules.passes is None:  # pimc plays scout's strategy there, not this search
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> collections.Counter:
     for name in ("samples", "budget"):
         if getattr(args, name) < 1:
             p.error(f"--{name} {getattr(args, name)}: must be at least 1")
-    agent = PimcAgent(samples=args.samples, budget=args.budget)
+    agent = PimcAgent(samples=args.samples, budget=args.budget, delay=args.delay)
     stats: collections.Counter = collections.Counter()
     for n in seed_set(args.seeds):
         s = State(deal(n), rules)
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> collections.Counter:
                 if len(prefs) == 1 or _king(prefs[0]):
                     kind, a = "forced", prefs[0]
                 else:  # pimc's search, with every tie counted (the same move chosen)
+                    prefs = delayed(prefs) if args.delay else prefs
                     r = search(s, known, prefs, agent.samples, agent.budget, rng, ties=True)
                     a, kind = r.action, kind_of(r)
                     wins = {MOVES[k].kind.name + str(k): v for k, v in r.wins.items()}

@@ -13,6 +13,11 @@ budgets play every one with every number of samples: how to spend the CPU, on mo
 on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep`` and
 ``--delay`` play the search's other settings (``PimcAgent``'s arguments), named in the rows
 likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``).
+
+Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
+``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on
+the same deals can be compared deal by deal: ``python -m experiments.paired_wins
+results/pimc_delay/episodes-two-pass.csv --reference pimc-32``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,17 @@ from pyramid_env.agents import PimcAgent
 from pyramid_env.agents.honest import ORDERS
 
 DEFAULT_BUDGET = PimcAgent().budget
+
+
+def _append_episodes(path: Path, agent: str, rows: list[dict]) -> None:
+    """Append one run's per-deal rows, the benchmark's columns, the header once a file."""
+    fields = ["agent", *rows[0]] if rows else ["agent"]
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        if new:
+            w.writeheader()
+        w.writerows({"agent": agent, **r} for r in rows)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,7 +81,9 @@ def main(argv: list[str] | None = None) -> None:
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)
-                s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
+                report = evaluate(agent, rules, args.seeds, workers=args.workers)
+                _append_episodes(args.out / f"episodes-{rules}.csv", name, report.rows())
+                s = report.summary()
                 row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]
                 with open(path, "a", newline="") as f:
                     csv.writer(f).writerow(row)

@@ -374,3 +374,13 @@ python -m experiments.paired_wins results/cards/two-pass-pimc8/test1000 results/
 # The card network's faster numpy forward: the main job's table, and the msc row of cards-msc.
 pyramid-env benchmark
 pyramid-env benchmark --rules msc --agents cards-msc --workers 2 --out results/cards/msc-cards-rerun
+# Twenty-fifth session (issue 32; docs/results.md, "The draw first, paired deal by deal"): pimc's
+# default and delay=True on test[:1000] under four pass limits, each deal's outcome kept, as two
+# one-worker jobs at once on a quiet machine; then each pair deal by deal, and what still loses
+# with delay on val[:150] under two-pass.
+P="python -m experiments.pimc_curve --samples 32 --workers 1 --seeds test[:1000] --out results/pimc_delay_paired"
+for R in two-pass one-pass three-pass msc; do $P --rules $R; $P --rules $R --delay; done
+for R in two-pass one-pass three-pass msc; do
+  python -m experiments.paired_wins results/pimc_delay_paired/episodes-$R.csv --reference pimc-32 --out results/pimc_delay_paired/paired-$R.md
+done
+python -m experiments.pimc_blame two-pass "val[:150]" --delay > results/pimc_delay_paired/blame-two-pass-val150-delay.txt

@@ -33,3 +33,21 @@ def test_bad_input_is_refused_by_name(argv, says, capsys):
     with pytest.raises(SystemExit) as e:
         pimc_blame.main(argv)
     assert e.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_delay_searches_the_draw_before_pyramid_pairs(monkeypatch):
+    from pyramid_env.agents.honest import delayed
+
+    orders = []
+    real = pimc_blame.search
+
+    def spy(s, known, prefs, samples, budget, rng, **kw):
+        orders.append(list(prefs))
+        return real(s, known, prefs, samples, budget, rng, **kw)
+
+    monkeypatch.setattr(pimc_blame, "search", spy)
+    pimc_blame.main(["two-pass", "val[:3]", "--samples", "2"])
+    assert any(delayed(o) != o for o in orders)  # greedy's order puts some pairs first
+    orders.clear()
+    pimc_blame.main(["two-pass", "val[:3]", "--samples", "2", "--delay"])
+    assert orders and all(delayed(o) == o for o in orders)

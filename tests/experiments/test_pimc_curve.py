@@ -31,3 +31,23 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
     assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, *[pimc_curve.DEFAULT_BUDGET] * 2]
     assert (spied[-2].order, spied[-2].exact, spied[-2].extra) == ("greedy-careful", True, 2)
     assert spied[-1].keep and not spied[-2].keep
+
+
+def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
+    from experiments import paired_wins
+
+    base = ["--rules", "msc", "--seeds", "val[:4]", "--samples", "1", "2", "--workers", "1",
+            "--out", str(tmp_path)]  # fmt: skip
+    pimc_curve.main(base)
+    with open(tmp_path / "curve.csv") as f:
+        curve = {r["samples"]: int(r["wins"]) for r in csv.DictReader(f)}
+    with open(tmp_path / "episodes-msc.csv") as f:
+        rows = list(csv.DictReader(f))
+    deals = {n: sorted(r["deal"] for r in rows if r["agent"] == f"pimc-{n}") for n in ("1", "2")}
+    assert len(rows) == 8 and deals["1"] == deals["2"] and len(set(deals["1"])) == 4
+    for n in ("1", "2"):
+        won = sum(r["won"] == "True" for r in rows if r["agent"] == f"pimc-{n}")
+        assert won == curve[n]
+    agents = paired_wins.load([tmp_path / "episodes-msc.csv"])
+    assert set(agents) == {"pimc-1", "pimc-2"} and len(agents["pimc-2"]) == 4
+    assert "| pimc-2 | " in paired_wins.table(agents, "pimc-1")
