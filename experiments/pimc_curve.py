@@ -17,7 +17,7 @@ likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``).
 Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
 ``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on
 the same deals can be compared deal by deal: ``python -m experiments.paired_wins
-results/pimc_delay/episodes-two-pass.csv --reference pimc-32``.
+results/pimc_delay_paired/episodes-two-pass.csv --reference pimc-32``.
 """
 
 from __future__ import annotations
