@@ -29,16 +29,16 @@ from pathlib import Path
 from pyramid_env import evaluate
 from pyramid_env.agents import PimcAgent
 from pyramid_env.agents.honest import ORDERS
+from pyramid_env.benchmark.store import EPISODE_FIELDS
 
 DEFAULT_BUDGET = PimcAgent().budget
 
 
 def _append_episodes(path: Path, agent: str, rows: list[dict]) -> None:
     """Append one run's per-deal rows, the benchmark's columns, the header once a file."""
-    fields = ["agent", *rows[0]] if rows else ["agent"]
     new = not path.exists()
     with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
+        w = csv.DictWriter(f, fieldnames=EPISODE_FIELDS)
         if new:
             w.writeheader()
         w.writerows({"agent": agent, **r} for r in rows)
