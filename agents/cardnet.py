@@ -105,6 +105,26 @@ def place_tokens(where: np.ndarray) -> np.ndarray:
     return out
 
 
+ORDERS = 1 + 24 + 24  # cycle_order's values: none, 24 places in the stock, 24 in the waste
+
+
+def cycle_order(where: np.ndarray) -> np.ndarray:
+    """Where each stock place's card stands in the cycle's order ``(B, 24)``, from its state.
+
+    0 for a card gone; ``1 + k`` for a card in the stock with ``k`` stock cards before it (the
+    draws until it turns up); ``25 + k`` for a waste card with ``k`` waste cards on it (the
+    removals until it plays). The places' own embeddings say where a card was dealt; which
+    card each draw brings up next depends on which cards around it are gone, a count that
+    self-attention, which averages, can only estimate. Here it is counted and given, as a
+    sequence model is given positions.
+    """
+    stock = (where == 1) | (where == 4)
+    waste = (where == 2) | (where == 3)
+    ahead = np.cumsum(stock, 1) - stock
+    below = np.cumsum(waste[:, ::-1], 1)[:, ::-1] - waste
+    return np.where(stock, 1 + ahead, np.where(waste, 25 + below, 0)).astype(np.int64)
+
+
 def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
     """The ``counts`` observation ``(B, 922)`` as the token indices and the global numbers.
 
@@ -180,6 +200,8 @@ class CardNet:
         exposed = np.concatenate([p["exposed"], np.zeros((n, 24), np.int64)], 1)
         h = w["rank.weight"][rank] + w["where.weight"][where] + w["exposed.weight"][exposed]
         h = h + w["place"][None]
+        if "order.weight" in w:  # the stock cards' order in the cycle (cycle_order)
+            h[:, 28:] += w["order.weight"][cycle_order(p["where"])]
         g = p["glob"] @ w["glob.weight"].T + w["glob.bias"]
         h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
         heads = self.meta["heads"]

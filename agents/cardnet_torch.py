@@ -16,6 +16,7 @@ from torch import nn
 from pyramid_env.agents.cardnet import (
     KING_IDS,
     KING_PLACE,
+    ORDERS,
     PAIR_A,
     PAIR_B,
     PAIR_IDS,
@@ -206,12 +207,21 @@ class CardTorch(nn.Module):
         m: int = 64,
         rel: bool = False,
         probe: bool = False,
+        order: bool = False,
     ) -> None:
-        """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe."""
+        """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe.
+
+        ``order``: each stock card's token also gets an embedding of where it stands in the
+        cycle's order (:func:`~pyramid_env.agents.cardnet.cycle_order`), zero at the start.
+        """
         super().__init__()
         if probe and not rel:
             raise ValueError("probe=True reads the relations: it needs rel=True")
         self.rel = rel
+        if order:  # row 0 (no card) stays zero; the rest start at zero, so adding it to a
+            # trained network leaves its function as it was (with_order)
+            self.order = nn.Embedding(ORDERS, d, padding_idx=0)
+            nn.init.zeros_(self.order.weight)
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
             nn.Embedding(6, d),
@@ -227,6 +237,8 @@ class CardTorch(nn.Module):
             self.meta["rel"] = True
         if probe:
             self.meta["probe"] = True
+        if order:
+            self.meta["order"] = True
 
     def forward(
         self, t: dict[str, torch.Tensor] | torch.Tensor, legal: torch.Tensor | None = None
@@ -248,6 +260,8 @@ class CardTorch(nn.Module):
         rank = torch.cat([t["prank"], t["srank"]], 1)
         exposed = torch.cat([t["exposed"], t["exposed"].new_zeros(n, 24)], 1)
         h = self.rank(rank) + self.where(where) + self.exposed(exposed) + self.place
+        if hasattr(self, "order"):
+            h = torch.cat([h[:, :28], h[:, 28:] + self.order(cycle_order(t["where"]))], 1)
         h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
         rel = self.relations(rank) if self.rel else None
         for block in self.blocks:
@@ -265,6 +279,15 @@ class CardTorch(nn.Module):
     def relations(self, rank: torch.Tensor) -> torch.Tensor:
         """Token pairs' relation ids ``(B, 53, 53)``: :func:`cardnet.relations`, one statement."""
         return torch.as_tensor(relations(rank.cpu().numpy()), device=rank.device)
+
+
+def cycle_order(where: torch.Tensor) -> torch.Tensor:
+    """:func:`pyramid_env.agents.cardnet.cycle_order` in torch, for batches in training."""
+    stock = (where == 1) | (where == 4)
+    waste = (where == 2) | (where == 3)
+    ahead = stock.long().cumsum(1) - stock.long()
+    below = waste.long().flip(1).cumsum(1).flip(1) - waste.long()
+    return torch.where(stock, 1 + ahead, torch.where(waste, 25 + below, 0))
 
 
 class FlatTorch(nn.Module):
@@ -343,12 +366,30 @@ def with_probe(net: CardTorch) -> CardTorch:
     return grown
 
 
+def with_order(net: CardTorch) -> CardTorch:
+    """``net`` with the cycle-order embedding added (:class:`CardTorch`'s ``order``), as is.
+
+    The embedding starts at zero, so the network computes what it did and training finds
+    what the counted order adds to it.
+
+    Raises:
+        ValueError: where ``net`` has the embedding already.
+    """
+    if hasattr(net, "order"):
+        raise ValueError("with_order: the network has the cycle-order embedding already")
+    dims = {k: net.meta[k] for k in ("d", "layers", "heads", "m")}
+    grown = CardTorch(**dims, rel=net.rel, probe=bool(net.heads.probe), order=True)
+    missing, unexpected = grown.load_state_dict(net.state_dict(), strict=False)
+    assert not unexpected and missing == ["order.weight"], missing
+    return grown
+
+
 def twin(shipped: CardNet) -> CardTorch:
     """A shipped card network's torch twin, built from its own dimensions, with its weights."""
     if shipped.meta["arch"] != "cards":
         raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
     dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
-    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe")}
+    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe", "order")}
     return load_shipped(CardTorch(**dims, **flags), shipped)
 
 
@@ -393,22 +434,27 @@ def held_out(net: nn.Module, data: dict[str, np.ndarray]) -> dict[str, float | N
     }
 
 
+ARCHS = ("cards", "rel", "probe", "order", "flat")  # build's architectures, flat last
+
+
 def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
     ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
     its attention: :func:`pyramid_env.agents.cardnet.relations`), ``probe`` (``rel`` with
-    :class:`Heads`' move probe) or ``flat`` (an MLP). ``layers``: the card network's depth,
-    where it is not the size's (2 small, 3 base).
+    :class:`Heads`' move probe), ``order`` (``rel`` with the stock cards' order in the cycle
+    counted: :func:`pyramid_env.agents.cardnet.cycle_order`) or ``flat`` (an MLP).
+    ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
     """
-    if arch in ("cards", "rel", "probe"):
+    if arch in ARCHS[:-1]:
         dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
         if layers is not None:
             dims["layers"] = layers
-        return CardTorch(**dims, rel=arch != "cards", probe=arch == "probe")
+        flags = {"rel": arch != "cards", "probe": arch == "probe", "order": arch == "order"}
+        return CardTorch(**dims, **flags)
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))
-    raise SystemExit(f"--arch {arch!r}: 'cards', 'rel', 'probe' or 'flat'")
+    raise SystemExit(f"--arch {arch!r}: one of {', '.join(map(repr, ARCHS))}")
 
 
 def sb3_policy() -> type:

@@ -12,7 +12,9 @@ rows then name it (``pimc-budget3000``), so they stay apart from the default's c
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
 on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep`` and
 ``--delay`` play the search's other settings (``PimcAgent``'s arguments), named in the rows
-likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``).
+likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``). ``--agent-seed N``
+plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so two
+seeds of one setting say how many deals a setting wins or loses by the sampling's luck alone.
 
 Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
 ``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--extra", type=int, default=0, help="samples to ask hard decisions again")
     p.add_argument("--keep", action="store_true", help="keep the worlds between decisions")
     p.add_argument("--delay", action="store_true", help="the draw before pyramid-only removals")
+    p.add_argument("--agent-seed", type=int, default=0, help="evaluate's seed: other orders "
+                   "sampled on the same deals, to measure the search's own luck")  # fmt: skip
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -75,13 +79,15 @@ def main(argv: list[str] | None = None) -> None:
                 kind += f"-budget{budget}"
             kind += "-careful" * (args.order == "greedy-careful") + "-exact" * args.exact
             kind += f"-extra{args.extra}" * (args.extra > 0) + "-keep" * args.keep
-            kind += "-delay" * args.delay
+            kind += "-delay" * args.delay + f"-seed{args.agent_seed}" * (args.agent_seed > 0)
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
             settings.update(keep=args.keep, delay=args.delay)
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)
-                report = evaluate(agent, rules, args.seeds, workers=args.workers)
+                report = evaluate(
+                    agent, rules, args.seeds, workers=args.workers, seed=args.agent_seed
+                )
                 _append_episodes(args.out / f"episodes-{rules}.csv", name, report.rows())
                 s = report.summary()
                 row = [rules, args.seeds, kind, samples, *(s[k] for k in fields[4:])]

@@ -384,3 +384,29 @@ for R in two-pass one-pass three-pass msc; do
   python -m experiments.paired_wins results/pimc_delay_paired/episodes-$R.csv --reference pimc-32 --out results/pimc_delay_paired/paired-$R.md
 done
 python -m experiments.pimc_blame two-pass "val[:150]" --delay > results/pimc_delay_paired/blame-two-pass-val150-delay.txt
+# Twenty-sixth session (issue 31; docs/learning.md, "The stock's order counted"): the same data
+# as the twentieth session's (data/msc.npz, data/msc_heldout400k.npz, made again on a new
+# machine), then cards-msc grown with the cycle-order embedding (--arch order), 4,000 steps,
+# seeds 1 and 0 as two one-thread jobs at once, each on test[:1000].
+O="python -m experiments.train_cards --size small --arch order --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 4000 --lr 5e-4 --heldout data/msc_heldout400k.npz --eval-seeds val[:500] --data data/msc.npz"
+for S in 1 0; do
+  $O --seeds $S --out results/cards/msc-order-s$S
+  cp results/cards/msc-order-s$S/order_1257152_s$S/net.npz /tmp/order-msc-s$S.npz
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents /tmp/order-msc-s$S.npz --workers 1 --out results/cards/msc-order-s$S/test1000-s$S
+done
+# ... and from scratch, at the curve's 100,000-position point (the thirteenth session's runs
+# without the count are the comparison).
+for S in 0 1; do
+  python -m experiments.train_cards --size small --arch order --threads 1 --workers 1 --no-bf16 --positions 100000 --steps 3000 --heldout data/msc_heldout400k.npz --eval-seeds "val[:300]" --data data/msc.npz --seeds $S --out results/cards/msc-order-100k-s$S
+done
+# Issue 32 (docs/results.md, "The sampling's own luck"): under two-pass, the default and
+# delay=True with two more seeds of sampled orders, paired with the twenty-fifth session's
+# seed-0 runs deal by deal.
+for S in 1 2; do
+  python -m experiments.pimc_curve --samples 32 --workers 1 --seeds "test[:1000]" --rules two-pass --agent-seed $S --out results/pimc_seed_luck/s$S
+  python -m experiments.pimc_curve --samples 32 --workers 1 --seeds "test[:1000]" --rules two-pass --delay --agent-seed $S --out results/pimc_seed_luck/delay-s$S
+done
+{ cat results/pimc_delay_paired/episodes-two-pass.csv; for d in s1 s2 delay-s1 delay-s2; do tail -n +2 results/pimc_seed_luck/$d/episodes-two-pass.csv; done; } > results/pimc_seed_luck/episodes-two-pass.csv
+for R in pimc-32 pimc-seed1-32 pimc-seed2-32; do
+  python -m experiments.paired_wins results/pimc_seed_luck/episodes-two-pass.csv --reference $R --out results/pimc_seed_luck/paired-two-pass-vs-$R.md
+done

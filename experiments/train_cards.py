@@ -26,6 +26,7 @@ from torch import nn
 
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.cardnet_torch import (
+    ARCHS,
     build,
     counts_from_packed,
     export,
@@ -34,6 +35,7 @@ from pyramid_env.agents.cardnet_torch import (
     load_shipped,
     relabel,
     tokens,
+    with_order,
     with_probe,
 )
 from pyramid_env.benchmark import machine
@@ -179,11 +181,12 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     torch.manual_seed(seed)
     if args.init is not None:  # go on from a trained network (the same architecture)
         start = CardNet.load(args.init)
-        # a probe added to a network without one starts as nothing (cardnet_torch.with_probe)
-        base = "rel" if arch == "probe" and not start.meta.get("probe") else arch
+        # a probe or the cycle order added to a network without it starts as nothing
+        # (cardnet_torch.with_probe, with_order)
+        base = "rel" if arch in ("probe", "order") and not start.meta.get(arch) else arch
         net = load_shipped(build(base, args.size), start)
         if base != arch:
-            net = with_probe(net)
+            net = with_probe(net) if arch == "probe" else with_order(net)
         if args.layers is not None:  # deeper: blocks on top that start as nothing
             try:
                 net = grow(net, args.layers)
@@ -253,9 +256,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--data", type=Path, nargs="+", required=True, help="card_data files")
     p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
-    p.add_argument(
-        "--arch", nargs="+", default=["cards"], choices=["cards", "rel", "probe", "flat"]
-    )
+    p.add_argument("--arch", nargs="+", default=["cards"], choices=ARCHS)
     p.add_argument("--size", default="base", choices=["small", "base"])
     p.add_argument("--layers", type=int, help="the card network's depth (default: the "
                    "size's); with --init, blocks added on top of the network's own, each "

@@ -4,8 +4,15 @@ import numpy as np
 import pytest
 
 from pyramid_env.agents import Turn, make_agent
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent, parse_counts, relations
+from pyramid_env.agents.cardnet import (
+    CardNet,
+    CardNetAgent,
+    cycle_order,
+    parse_counts,
+    relations,
+)
 from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.moves import DRAW
 from pyramid_env.env import PyramidEnv
 from pyramid_env.evaluation import evaluate
 
@@ -19,8 +26,10 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     held_out,
     relabel,
     tokens,
+    with_order,
     with_probe,
 )
+from pyramid_env.agents.cardnet_torch import cycle_order as cycle_order_torch  # noqa: E402
 
 
 def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
@@ -43,15 +52,18 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return counts_from_packed(packed), packed
 
 
-@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "flat"])
+@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
     counts, packed = _positions("msc")
     torch.manual_seed(1)
     net = build(arch, "small").eval()
     with torch.no_grad():
         for name, p in net.named_parameters():
-            if name.endswith("rel") or "probe_out" in name:  # trained, not the zeros at start
+            # trained, not the zeros at start (the order embedding's row 0 stays zero)
+            if name.endswith("rel") or "probe_out" in name or name == "order.weight":
                 p.normal_(0.0, 2.0 if name.endswith("rel") else 0.5)
+        if arch == "order":
+            net.order.weight[0] = 0.0
         inp = torch.as_tensor(counts) if arch == "flat" else tokens(torch.as_tensor(packed))
         expected = net(inp).numpy()
     got = export(net, {}).forward(counts)
@@ -85,6 +97,63 @@ def test_a_grown_network_starts_as_the_same_function_and_its_new_blocks_learn():
     np.testing.assert_allclose(shipped.forward(counts), expected, atol=1e-4)
     with pytest.raises(ValueError, match="layers=3: the network has 4"):
         grow(deep, 3)
+
+
+def test_cycle_order_counts_the_draws_until_a_stock_card_and_the_cards_on_a_waste_card():
+    env = PyramidEnv("msc", obs_mode="dict")
+    rng = np.random.default_rng(3)
+    checked = 0
+    for deal in range(6):
+        env.reset(options={"deal": deal})
+        for _ in range(60):
+            s = env.state
+            where = env._encoder.encode(s, env.known_stock())["stock_where"]
+            order = cycle_order(where[None])[0]
+            np.testing.assert_array_equal(
+                cycle_order_torch(torch.as_tensor(where[None]))[0].numpy(), order
+            )
+            live = [i for i in range(24) if s.left >> i & 1]
+            assert (order[[i for i in range(24) if i not in live]] == 0).all()
+            waste = [i for i in live if i < s.ptr]  # bottom first: the top is the last
+            for k, i in enumerate(reversed(waste)):
+                assert order[i] == 25 + k
+            ahead = [i for i in live if i >= s.ptr]
+            assert sorted(order[ahead]) == list(range(1, len(ahead) + 1))
+            # a card k + 1 in the stock is played after k draws bring up the cards before it
+            for i in ahead:
+                t = s
+                for _ in range(order[i] - 1):
+                    t = t.child(DRAW)
+                assert i in t.tops(), (deal, i, order[i])
+                checked += 1
+            legal = env.legal_actions()
+            if not legal:
+                break
+            _, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+            if term or trunc:
+                break
+    assert checked > 200
+
+
+def test_the_order_embedding_starts_as_nothing_and_learns():
+    counts, packed = _positions("msc")
+    torch.manual_seed(4)
+    net = build("rel", "small")
+    x = tokens(torch.as_tensor(packed))
+    with torch.no_grad():
+        for name, p in net.named_parameters():
+            if name.endswith(".rel"):
+                p.normal_(0.0, 2.0)
+        before = net(x).numpy()
+    ordered = with_order(net)
+    assert ordered.meta["order"] and ordered.meta["rel"]
+    out = ordered(x)
+    np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-6)
+    out.square().mean().backward()
+    grad = ordered.order.weight.grad
+    assert grad[1:].abs().sum() > 0 and grad[0].abs().sum() == 0  # row 0: no card, no gradient
+    with pytest.raises(ValueError, match="has the cycle-order embedding already"):
+        with_order(ordered)
 
 
 def _legal(packed: np.ndarray) -> np.ndarray:

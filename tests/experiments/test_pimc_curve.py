@@ -51,3 +51,23 @@ def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
     agents = paired_wins.load([tmp_path / "episodes-msc.csv"])
     assert set(agents) == {"pimc-1", "pimc-2"} and len(agents["pimc-2"]) == 4
     assert "| pimc-2 | " in paired_wins.table(agents, "pimc-1")
+
+
+def test_agent_seed_reaches_evaluate_and_names_the_row(tmp_path, monkeypatch):
+    seeds = []
+    real = pimc_curve.evaluate
+
+    def spy(*args, **kwargs):
+        seeds.append(kwargs["seed"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pimc_curve, "evaluate", spy)
+    args = ["--rules", "msc", "--seeds", "val[:2]", "--samples", "1", "--workers", "1",
+            "--out", str(tmp_path)]  # fmt: skip
+    pimc_curve.main(args)
+    pimc_curve.main([*args, "--agent-seed", "3"])
+    with open(tmp_path / "curve.csv") as f:
+        assert [r["agent"] for r in csv.DictReader(f)] == ["pimc", "pimc-seed3"]
+    assert seeds == [0, 3]
+    with open(tmp_path / "episodes-msc.csv") as f:
+        assert {r["agent"] for r in csv.DictReader(f)} == {"pimc-1", "pimc-seed3-1"}
