@@ -70,11 +70,12 @@ def play_all(run: Path, start: Path | None, seeds: str, plays: list[tuple[str, f
 
 def held_out_rows(run: Path, start: Path | None, path: Path,
                   target: str = "verdict") -> list[dict[str, Any]]:  # fmt: skip
-    """Each network's held-out losses (``cardnet_torch.held_out``), those not yet in the file.
+    """Each network's held-out losses (``cardnet_metrics.held_out``), those not yet in the file.
 
     ``target``: the Q labels the losses are taken against (``load_data``'s), the run's own.
     """
-    from pyramid_env.agents.cardnet_torch import held_out, twin
+    from pyramid_env.agents.cardnet_metrics import held_out
+    from pyramid_env.agents.cardnet_torch import twin
     from pyramid_env.lab.card_data import load_data
 
     log = run / "heldout.jsonl"

@@ -25,13 +25,13 @@ import torch
 from torch import nn
 
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet_metrics import held_out
 from pyramid_env.agents.cardnet_torch import (
     ARCHS,
     build,
     counts_from_packed,
     export,
     grow,
-    held_out,
     load_shipped,
     relabel,
     tokens,

@@ -18,12 +18,12 @@ from pyramid_env.evaluation import evaluate
 
 torch = pytest.importorskip("torch")
 
+from pyramid_env.agents.cardnet_metrics import held_out  # noqa: E402
 from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     build,
     counts_from_packed,
     export,
     grow,
-    held_out,
     relabel,
     tokens,
     with_order,
