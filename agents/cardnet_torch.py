@@ -25,6 +25,7 @@ from pyramid_env.agents.cardnet import (
     place_tokens,
     relations,
 )
+from pyramid_env.agents.cardnet import cycle_order as shared_cycle_order
 from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
@@ -282,12 +283,8 @@ class CardTorch(nn.Module):
 
 
 def cycle_order(where: torch.Tensor) -> torch.Tensor:
-    """:func:`pyramid_env.agents.cardnet.cycle_order` in torch, for batches in training."""
-    stock = (where == 1) | (where == 4)
-    waste = (where == 2) | (where == 3)
-    ahead = stock.long().cumsum(1) - stock.long()
-    below = waste.long().flip(1).cumsum(1).flip(1) - waste.long()
-    return torch.where(stock, 1 + ahead, torch.where(waste, 25 + below, 0))
+    """:func:`pyramid_env.agents.cardnet.cycle_order` of a batch, as a tensor: one statement."""
+    return torch.as_tensor(shared_cycle_order(where.cpu().numpy()), device=where.device)
 
 
 class FlatTorch(nn.Module):
