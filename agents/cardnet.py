@@ -27,7 +27,7 @@ from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
 
-PLAY_MODES = ("q", "policy", "both", "filter")  # how act_logits makes one score of two heads
+PLAY_MODES = ("q", "policy", "both", "filter", "sample")  # how the agent reads the two heads
 PLACES = 30  # 28 slots, the waste top (28), the drawn card / face-up stock top (29)
 TOKENS = 28 + 24
 
@@ -125,6 +125,60 @@ def cycle_order(where: np.ndarray) -> np.ndarray:
     return np.where(stock, 1 + ahead, np.where(waste, 25 + below, 0)).astype(np.int64)
 
 
+TALLIES = 6  # tallies' counts a card: partners that can meet it, blocked, stock, unseen; twins
+TALLY_CAP = 4  # a count above this reads as this (four cards of a rank)
+# Token pairs of slots where one must go before the other (GEOMETRY's kinds 2 and 3).
+_COVER = np.isin(GEOMETRY[1:, 1:], (2, 3))
+_SLOT = np.arange(TOKENS) < 28
+
+
+def tallies(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """Each card's counts of the cards that bear on it: ``(B, 52, 6)`` ints 0..4.
+
+    ``rank`` is the tokens' ranks ``(B, 52)`` (0 no card, 14 unseen), ``unseen`` the unseen
+    cards per rank ``(B, 13)``. For a known card of rank ``r``: its partners (rank ``13 - r``)
+    in the pyramid that can meet it, those that cannot (one covers the other), those among the
+    live stock cards seen, those unseen; and the other cards of its own rank in the pyramid and
+    in the stock, which compete for the same partners. Whether a pair move leaves some card
+    without a partner is a matter of these counts (what ``greedy`` and its careful variant
+    test); attention averages over tokens and can only estimate a count, so here it is given,
+    as :func:`cycle_order` gives the stock's order. Every count is one a player can make from
+    the cards face up.
+    """
+    rank = np.asarray(rank, np.int64)
+    known = (rank >= 1) & (rank <= 13)
+    a, b = rank[:, :, None], rank[:, None, :]
+    both = known[:, :, None] & known[:, None, :]
+    partner = both & (a + b == 13)
+    twin = both & (a == b) & ~np.eye(TOKENS, dtype=bool)
+    meet = partner & _SLOT[None, None] & ~_COVER[None]
+    blocked = partner & _SLOT[None, None] & _COVER[None]
+    need = np.where(known & (rank < 13), 13 - rank, 0)  # the partner's rank; 0 for none
+    per_rank = np.concatenate([np.zeros((len(rank), 1), np.int64), np.asarray(unseen, np.int64)], 1)
+    unseen_partner = np.take_along_axis(per_rank, need, 1)
+    counts = np.stack(
+        [
+            meet.sum(-1),
+            blocked.sum(-1),
+            (partner & ~_SLOT[None, None]).sum(-1),
+            unseen_partner,
+            (twin & _SLOT[None, None]).sum(-1),
+            (twin & ~_SLOT[None, None]).sum(-1),
+        ],
+        -1,
+    )
+    return np.minimum(counts, TALLY_CAP) * (need > 0)[..., None]  # Kings go alone: none
+
+
+def tally_index(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """:func:`tallies` as rows of one embedding table ``(B, 52, 6)``.
+
+    Count ``c`` of kind ``k`` is row ``k * 5 + c``, so a network adds one learned vector for
+    each of a card's counts.
+    """
+    return tallies(rank, unseen) + np.arange(TALLIES) * (TALLY_CAP + 1)
+
+
 def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
     """The ``counts`` observation ``(B, 922)`` as the token indices and the global numbers.
 
@@ -202,6 +256,8 @@ class CardNet:
         h = h + w["place"][None]
         if "order.weight" in w:  # the stock cards' order in the cycle (cycle_order)
             h[:, 28:] += w["order.weight"][cycle_order(p["where"])]
+        if "tally.weight" in w:  # each card's counts of partners and rivals (tallies)
+            h += w["tally.weight"][tally_index(rank, np.rint(p["glob"][:, 5:18] * 4))].sum(-2)
         g = p["glob"] @ w["glob.weight"].T + w["glob.bias"]
         h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
         heads = self.meta["heads"]
@@ -251,6 +307,8 @@ class CardNet:
         ``tie`` of the best legal move's, and minus infinity for the others. The last is a
         veto: Q overrules the policy only where it rates the policy's move far below another,
         so Q's near-ties (a draw that a clairvoyant can always afford) do not steer play.
+        ``"sample"``: the policy's logits divided by the temperature ``tie``, which the agent
+        samples from rather than maximises (:class:`CardNetAgent`).
 
         Args:
             obs: ``(B, 922)`` ``counts`` observations.
@@ -258,7 +316,8 @@ class CardNet:
                 veto compares a move with the best legal one.
 
         Raises:
-            ValueError: ``"filter"`` without ``legal``, or an unknown ``meta["play"]``.
+            ValueError: ``"filter"`` without ``legal``, ``"sample"`` at a temperature not above
+                0, or an unknown ``meta["play"]``.
         """
         out = self.forward(obs)
         mode = self.meta.get("play", "q")
@@ -266,6 +325,11 @@ class CardNet:
             raise ValueError(f"meta['play'] = {mode!r}: one of {PLAY_MODES}")
         if mode == "policy":
             return out[:, 0]
+        if mode == "sample":
+            temp = float(self.meta.get("tie", 1.0))
+            if not temp > 0:
+                raise ValueError(f"meta['tie'] = {temp}: sample's temperature, above 0")
+            return out[:, 0] / temp
         pol = out[:, 0] - out[:, 0].max(-1, keepdims=True)
         weight = float(self.meta.get("tie", 0.01))
         if mode == "both":  # log of (policy probability x chance of staying winnable ** weight)
@@ -402,7 +466,12 @@ class CardNetAgent:
 
     Plays the legal move of highest score (:meth:`CardNet.act_logits`): by default the move
     the network rates most likely to keep the deal winnable, its policy logit breaking near
-    ties.
+    ties. With ``meta["play"] = "sample"`` it draws the move from the policy at temperature
+    ``meta["tie"]`` with the ``rng`` it is given (the benchmark seeds it by the deal, so a
+    deal's game is the same on every run): a deterministic player that draws where the
+    teacher would take a pair draws there on every pass and never ends its game (under
+    unlimited passes the env cuts it off as lost), where one that samples takes the pair on
+    some pass.
     """
 
     def __init__(self, net: CardNet, name: str = "cardnet") -> None:
@@ -418,10 +487,13 @@ class CardNetAgent:
         return {"net": h.hexdigest()[:16]}
 
     def act(self, turn: Turn, rng: np.random.Generator) -> int:
-        """The legal move of highest score."""
+        """The legal move of highest score, or one drawn from the policy (see the class)."""
         legal = np.asarray(turn.legal)
-        scores = self.net.act_logits(turn.obs[None], legal_mask(turn.legal))[0]
-        return int(legal[np.argmax(scores[legal])])
+        scores = self.net.act_logits(turn.obs[None], legal_mask(turn.legal))[0][legal]
+        if self.net.meta.get("play") == "sample":
+            p = np.exp(scores - scores.max())
+            return int(legal[rng.choice(len(legal), p=p / p.sum())])
+        return int(legal[np.argmax(scores)])
 
 
-__all__ = ["CardNet", "CardNetAgent", "filter_scores", "legal_mask", "parse_counts"]
+__all__ = ["CardNet", "CardNetAgent", "filter_scores", "legal_mask", "parse_counts", "tallies"]

@@ -21,9 +21,12 @@ from pyramid_env.agents.cardnet import (
     PAIR_B,
     PAIR_IDS,
     RELATIONS,
+    TALLIES,
+    TALLY_CAP,
     CardNet,
     place_tokens,
     relations,
+    tally_index,
 )
 from pyramid_env.agents.cardnet import cycle_order as shared_cycle_order
 from pyramid_env.engine.moves import NUM_MOVES
@@ -209,20 +212,26 @@ class CardTorch(nn.Module):
         rel: bool = False,
         probe: bool = False,
         order: bool = False,
+        tally: bool = False,
     ) -> None:
         """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe.
 
         ``order``: each stock card's token also gets an embedding of where it stands in the
-        cycle's order (:func:`~pyramid_env.agents.cardnet.cycle_order`), zero at the start.
+        cycle's order (:func:`~pyramid_env.agents.cardnet.cycle_order`); ``tally``: each card's
+        token one of each of its counts (:func:`~pyramid_env.agents.cardnet.tallies`). Both
+        start at zero, so adding them to a trained network leaves its function as it was
+        (:func:`with_inputs`).
         """
         super().__init__()
         if probe and not rel:
             raise ValueError("probe=True reads the relations: it needs rel=True")
         self.rel = rel
-        if order:  # row 0 (no card) stays zero; the rest start at zero, so adding it to a
-            # trained network leaves its function as it was (with_order)
+        if order:  # row 0 (no card) stays zero
             self.order = nn.Embedding(ORDERS, d, padding_idx=0)
             nn.init.zeros_(self.order.weight)
+        if tally:
+            self.tally = nn.Embedding(TALLIES * (TALLY_CAP + 1), d)
+            nn.init.zeros_(self.tally.weight)
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
             nn.Embedding(6, d),
@@ -234,12 +243,8 @@ class CardTorch(nn.Module):
         self.ln = nn.LayerNorm(d)
         self.heads = Heads(d, m, heads if probe else 0)
         self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
-        if rel:
-            self.meta["rel"] = True
-        if probe:
-            self.meta["probe"] = True
-        if order:
-            self.meta["order"] = True
+        flags = {"rel": rel, "probe": probe, "order": order, "tally": tally}
+        self.meta |= {k: True for k, on in flags.items() if on}
 
     def forward(
         self, t: dict[str, torch.Tensor] | torch.Tensor, legal: torch.Tensor | None = None
@@ -263,6 +268,9 @@ class CardTorch(nn.Module):
         h = self.rank(rank) + self.where(where) + self.exposed(exposed) + self.place
         if hasattr(self, "order"):
             h = torch.cat([h[:, :28], h[:, 28:] + self.order(cycle_order(t["where"]))], 1)
+        if hasattr(self, "tally"):
+            idx = tally_index(rank.cpu().numpy(), (t["glob"][:, 5:18] * 4).round().cpu().numpy())
+            h = h + self.tally(torch.as_tensor(idx, device=h.device)).sum(-2)
         h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
         rel = self.relations(rank) if self.rel else None
         for block in self.blocks:
@@ -363,21 +371,28 @@ def with_probe(net: CardTorch) -> CardTorch:
     return grown
 
 
-def with_order(net: CardTorch) -> CardTorch:
-    """``net`` with the cycle-order embedding added (:class:`CardTorch`'s ``order``), as is.
+INPUTS = ("order", "tally")  # inputs with_inputs can add to a trained network
 
-    The embedding starts at zero, so the network computes what it did and training finds
-    what the counted order adds to it.
+
+def with_inputs(net: CardTorch, *names: str) -> CardTorch:
+    """``net`` with the embeddings ``names`` (of :data:`INPUTS`) added, computing as it did.
+
+    They start at zero, so the network goes on from where it stands and training finds what
+    each input adds to it.
 
     Raises:
-        ValueError: where ``net`` has the embedding already.
+        ValueError: a name not in :data:`INPUTS`, or an input the network has already.
     """
-    if hasattr(net, "order"):
-        raise ValueError("with_order: the network has the cycle-order embedding already")
+    for name in names:
+        if name not in INPUTS:
+            raise ValueError(f"with_inputs: {name!r} is not one of {INPUTS}")
+        if hasattr(net, name):
+            raise ValueError(f"with_inputs: the network has the {name!r} input already")
     dims = {k: net.meta[k] for k in ("d", "layers", "heads", "m")}
-    grown = CardTorch(**dims, rel=net.rel, probe=bool(net.heads.probe), order=True)
+    flags = {k: hasattr(net, k) or k in names for k in INPUTS}
+    grown = CardTorch(**dims, rel=net.rel, probe=bool(net.heads.probe), **flags)
     missing, unexpected = grown.load_state_dict(net.state_dict(), strict=False)
-    assert not unexpected and missing == ["order.weight"], missing
+    assert not unexpected and sorted(missing) == sorted(f"{k}.weight" for k in names), missing
     return grown
 
 
@@ -386,11 +401,11 @@ def twin(shipped: CardNet) -> CardTorch:
     if shipped.meta["arch"] != "cards":
         raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
     dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
-    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe", "order")}
+    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe", *INPUTS)}
     return load_shipped(CardTorch(**dims, **flags), shipped)
 
 
-ARCHS = ("cards", "rel", "probe", "order", "flat")  # build's architectures, flat last
+ARCHS = ("cards", "rel", "probe", "order", "tally", "flat")  # build's architectures, flat last
 
 
 def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
@@ -399,14 +414,17 @@ def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
     ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
     its attention: :func:`pyramid_env.agents.cardnet.relations`), ``probe`` (``rel`` with
     :class:`Heads`' move probe), ``order`` (``rel`` with the stock cards' order in the cycle
-    counted: :func:`pyramid_env.agents.cardnet.cycle_order`) or ``flat`` (an MLP).
+    counted: :func:`pyramid_env.agents.cardnet.cycle_order`), ``tally`` (``rel`` with each
+    card's counts of partners and rivals: :func:`pyramid_env.agents.cardnet.tallies`) or
+    ``flat`` (an MLP).
     ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
     """
     if arch in ARCHS[:-1]:
         dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
         if layers is not None:
             dims["layers"] = layers
-        flags = {"rel": arch != "cards", "probe": arch == "probe", "order": arch == "order"}
+        flags = {"rel": arch != "cards", "probe": arch == "probe"}
+        flags |= {k: arch == k for k in INPUTS}
         return CardTorch(**dims, **flags)
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))

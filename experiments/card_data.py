@@ -28,7 +28,7 @@ import numpy as np
 from pyramid_env.agents import Turn
 from pyramid_env.agents.base import determinize, unseen
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
-from pyramid_env.agents.cardnet import CardNet, legal_mask
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.honest import all_seen, scouting_move, search
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
@@ -163,7 +163,8 @@ def label_game(
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
     ``behaviour``: a card network's file to play instead of the teacher (it sees a player's
-    ``counts`` observation, as in the benchmark). ``samples`` > 0: the teacher is honest
+    ``counts`` observation and plays as in the benchmark, drawing its move where its way of
+    playing is ``"sample"``). ``samples`` > 0: the teacher is honest
     (``pimc``'s search over that many orders of the unseen cards while any is unseen, greedy's
     first winning move once all are seen), its move kept even where the true order loses it.
     ``scout``: the teacher is honest another way: while a card is unseen it plays ``scout``'s
@@ -189,6 +190,7 @@ def label_game(
     greedy = GreedyAgent()
     search_rng = np.random.default_rng([seed, n, 1])
     soft_rng = np.random.default_rng([seed, n, 2])
+    behave_rng = np.random.default_rng([seed, n, 3])
     env = None
     if samples and scout:
         raise ValueError("samples and scout: one honest teacher, pimc's search or scouting")
@@ -250,8 +252,8 @@ def label_game(
         own = teacher
         if behaviour is not None and env is not None:
             assert sorted(env.legal_actions()) == legal  # the env plays the same game
-            scores = _network(behaviour).act_logits(obs[None], legal_mask(legal))[0]
-            own = legal[int(np.argmax(scores[legal]))]
+            # as the benchmark plays it (a network that samples draws from behave_rng)
+            own = CardNetAgent(_network(behaviour)).act(Turn(s, legal, known, obs), behave_rng)
         action = int(rng.choice(legal)) if rng.random() < eps else own
         if winnable and legals and steps[-1] == step:
             winnable = action in wins[-1]
@@ -337,6 +339,19 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
     return out
 
 
+def only_hard(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The positions where some legal move loses (by the verdicts), every array cut alike.
+
+    Where they are rare (under unlimited passes most positions have no losing move), kept
+    alone the deciding positions of many deals fit in the memory that every position of a few
+    takes, to be drawn on with ``train_cards --hard-share`` beside a file of every position.
+    """
+    legal = np.unpackbits(data["legal"], axis=1)
+    won = np.unpackbits(data["wins"], axis=1)
+    hard = won.sum(1) < legal.sum(1)
+    return {k: v[hard] for k, v in data.items()}
+
+
 def generate(
     rules: Rules,
     deals: list[int],
@@ -403,6 +418,11 @@ def main(argv: list[str] | None = None) -> None:
         f"the fewest further recycles each needs, counted up to CAP (default {PASS_CAP}; "
         "train_cards --q-target passes)",
     )
+    p.add_argument(
+        "--only-hard",
+        action="store_true",
+        help="keep only the positions where a legal move loses (train_cards --hard-share)",
+    )
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     if args.pimc < 0:
@@ -420,6 +440,8 @@ def main(argv: list[str] | None = None) -> None:
     behaviour = str(args.behaviour) if args.behaviour else None
     opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout, args.passes)
     data = generate(rules, deals, args.eps, args.seed, args.workers, *opts)
+    if args.only_hard:
+        data = only_hard(data)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, rules=np.array(rules.name), **data)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")

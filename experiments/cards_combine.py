@@ -2,6 +2,7 @@
 
     python -m experiments.cards_combine --nets A.npz B.npz C.npz --seeds "val[:300]"
     python -m experiments.cards_combine --nets A.npz --filter 0.02 0.1 --heldout held.npz
+    python -m experiments.cards_combine --nets A.npz --ways sample:1 sample:0.5 --seeds "val[:500]"
 
 Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
 scores each way of combining a network's two heads on solver-labelled positions: how often the
@@ -23,6 +24,7 @@ from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import load_data
 
+WAYS = ("q", "policy", "both", "sample")  # --ways: CardNet's ways of playing but the filter
 SUMMARY = ("wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low",
            "norm_ci_high", "cpu_per_deal")  # fmt: skip
 
@@ -132,8 +134,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error("give --seeds (play) or --heldout (score positions), one of them")
     for way in args.ways:
         how, _, tie = way.partition(":")
-        if how not in ("q", "policy", "both") or not tie.replace(".", "", 1).isdigit():
-            p.error(f"--ways {way}: play:tie, play one of q, policy, both, tie a number >= 0")
+        if how not in WAYS or not tie.replace(".", "", 1).isdigit():
+            p.error(f"--ways {way}: play:tie, play one of {', '.join(WAYS)}, tie a number >= 0")
+        if how == "sample" and not float(tie) > 0:
+            p.error(f"--ways {way}: sample's tie is a temperature, above 0")
     if args.heldout:
         rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
     else:

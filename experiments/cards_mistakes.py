@@ -24,7 +24,7 @@ import numpy as np
 
 from pyramid_env.agents import Turn
 from pyramid_env.agents.baselines import CarefulAgent
-from pyramid_env.agents.cardnet import CardNet, legal_mask
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
@@ -52,15 +52,14 @@ def kind(action: int) -> str:
 
 def first_mistake(net: CardNet, rules: Rules, deal: int) -> dict[str, Any] | None:
     """The network's game on ``deal`` (winnable): its first losing move, or None if it won."""
-    env = PyramidEnv(rules, obs_mode="counts", max_idle_passes=None)
+    env = PyramidEnv(rules, obs_mode="counts")  # as the benchmark plays it, and its rng
     obs, _ = env.reset(options={"deal": deal})
-    careful = CarefulAgent()
+    careful, agent, rng = CarefulAgent(), CardNetAgent(net), np.random.default_rng([0, deal])
     for step in range(1000):
-        legal = sorted(env.legal_actions())
+        legal = env.legal_actions()
         if not legal or is_won(env.state):
             return None
-        scores = net.act_logits(obs[None], legal_mask(legal))[0]
-        action = legal[int(np.argmax(scores[legal]))]
+        action = agent.act(Turn(env.state, legal, env.known_stock(), obs), rng)
         s = env.state
         if not _wins(s.child(MOVES[action])):
             good = [a for a in legal if _wins(s.child(MOVES[a]))]

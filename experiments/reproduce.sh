@@ -410,3 +410,53 @@ done
 for R in pimc-32 pimc-seed1-32 pimc-seed2-32; do
   python -m experiments.paired_wins results/pimc_seed_luck/episodes-two-pass.csv --reference $R --out results/pimc_seed_luck/paired-two-pass-vs-$R.md
 done
+# Twenty-seventh session (issue 31; docs/learning.md, "The deciding positions drawn into every
+# batch, and a policy that samples"). The relaxed scouting data of the twenty-second session
+# again, and 24,000 more deals of which only the positions where a move loses are kept.
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --out data/relaxed_scout.npz
+python -m experiments.card_data --rules relaxed --deals 1500 --first 5000000 --scout --out data/relaxed_scout_heldout.npz
+python -m experiments.card_data --rules relaxed --deals 24000 --first 12000 --scout --only-hard --out data/relaxed_scout_b_hard.npz
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --only-hard --out data/relaxed_scout_hard.npz
+R1=results/cards/relaxed-scout/rel_870930_s0/net.npz  # the first cards-relaxed (twenty-second session)
+T="python -m experiments.train_cards --size small --threads 1 --workers 1 --no-bf16 --lr 5e-4 --heldout data/relaxed_scout_heldout.npz --seeds 0"
+# Each card's counts of partners and rivals (--arch tally), grown from cards-msc as cards-relaxed was.
+for S in 0 1; do
+  python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --init agents/trained/cards-msc.npz --steps 3000 --lr 5e-4 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --data data/relaxed_scout.npz --out results/cards/relaxed-tally-s$S --seeds $S
+done
+# Can the network fit the deciding positions at all: trained on them alone, from scratch.
+for A in rel tally; do
+  python -m experiments.train_cards --size small --arch $A --threads 1 --workers 1 --no-bf16 --steps 3000 --lr 1e-3 --heldout data/relaxed_scout_hard.npz --eval-seeds "val[:20]" --data data/relaxed_scout_hard.npz --out results/cards/relaxed-fit-hard-$A --seeds 0
+done
+# held_out of a network on card_data files (the fit runs' held-out and training figures).
+score() { python -c "import sys; from pathlib import Path; from pyramid_env.agents.cardnet import CardNet; from pyramid_env.agents.cardnet_torch import twin; from pyramid_env.agents.cardnet_metrics import held_out; from pyramid_env.lab.card_data import load_data; print(sys.argv[1], held_out(twin(CardNet.load(sys.argv[1])).eval(), load_data([Path(p) for p in sys.argv[2:]], None)))" "$@"; }
+for A in rel tally; do score results/cards/relaxed-fit-hard-$A/${A}_12199_s0/net.npz data/relaxed_scout_heldout.npz; done > results/cards/relaxed-fit-hard-tally/heldout.txt
+# A share of every batch drawn from the deciding positions, from the first cards-relaxed.
+for A in rel tally; do
+  $T --arch $A --init $R1 --steps 3000 --hard-share 0.5 --eval-seeds "val[:500]" --data data/relaxed_scout.npz --out results/cards/relaxed-share50-$A
+  python -m experiments.cards_mistakes results/cards/relaxed-share50-$A/${A}_870930_s0/net.npz --rules relaxed --seeds "val[:300]" --out results/cards/relaxed-share50-$A/${A}_870930_s0/mistakes-val300.json
+done
+$T --arch tally --init $R1 --steps 3000 --hard-share 0.2 --eval-seeds "val[:500]" --data data/relaxed_scout.npz --out results/cards/relaxed-share20-tally
+# A policy that samples (CardNet play="sample", tie the temperature), on val[:500].
+python -m experiments.cards_combine --nets results/cards/relaxed-share50-tally/tally_870930_s0/net.npz --rules relaxed --seeds "val[:500]" --ways sample:1 sample:0.5 sample:0.25 --workers 1 --out results/cards/relaxed-share50-tally/sample-val500.jsonl
+python -m experiments.cards_combine --nets $R1 --rules relaxed --seeds "val[:500]" --ways sample:1 --workers 1 --out results/cards/relaxed-share50-tally/sample-val500-first-cards-relaxed.jsonl
+# The recipe shipped as cards-relaxed: three times the deciding positions, 30% of every batch,
+# 5,000 steps from the first cards-relaxed, three seeds; played by sampling the policy (train_cards'
+# ways of playing include "sample", tie 1.0); each on test[:1000]; seed 1 shipped.
+for S in 0 1 2; do
+  python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --init $R1 --steps 5000 --lr 5e-4 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --out results/cards/relaxed-hard-s$S --seeds $S
+  python -m experiments.cards_mistakes results/cards/relaxed-hard-s$S/tally_895651_s$S/net.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-hard-s$S/tally_895651_s$S/mistakes-val500.json
+  cp results/cards/relaxed-hard-s$S/tally_895651_s$S/net.npz data/hard-relaxed-s$S.npz
+  pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/hard-relaxed-s$S.npz --workers 1 --out results/cards/relaxed-hard-s$S/test1000-s$S
+done
+# Paired with the first cards-relaxed and greedy-careful on the same deals; then seed 1 shipped
+# and the main job's table re-run (from a fresh copy of the tracked files, the README command).
+cp $R1 data/cards-relaxed-old.npz
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/cards-relaxed-old.npz greedy-careful --workers 1 --out results/cards/relaxed-hard-control
+H="results/cards/relaxed-hard-control results/cards/relaxed-hard-s0/test1000-s0 results/cards/relaxed-hard-s1/test1000-s1 results/cards/relaxed-hard-s2/test1000-s2"
+python -m experiments.paired_wins $H --reference cards-relaxed-old --out results/cards/relaxed-hard-control/paired-vs-first-cards-relaxed.md
+python -m experiments.paired_wins $H --reference hard-relaxed-s1 --out results/cards/relaxed-hard-control/paired-vs-shipped-seed1.md
+python -m experiments.ship_agent results/cards/relaxed-hard-s1/tally_895651_s1/net.npz cards-relaxed
+pyramid-env benchmark --rules relaxed
+# Capacity: the base size on the deciding positions alone (the two files, 36,920 positions).
+python -m experiments.train_cards --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 3000 --lr 1e-3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:20]" --data data/relaxed_scout_hard.npz data/relaxed_scout_b_hard.npz --out results/cards/relaxed-fit-allhard-base --seeds 0
+score results/cards/relaxed-fit-allhard-base/tally_36920_s0/net.npz data/relaxed_scout_hard.npz data/relaxed_scout_b_hard.npz > results/cards/relaxed-fit-allhard-base/train-fit.txt

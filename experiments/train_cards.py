@@ -28,6 +28,7 @@ from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.cardnet_metrics import held_out
 from pyramid_env.agents.cardnet_torch import (
     ARCHS,
+    INPUTS,
     build,
     counts_from_packed,
     export,
@@ -35,7 +36,7 @@ from pyramid_env.agents.cardnet_torch import (
     load_shipped,
     relabel,
     tokens,
-    with_order,
+    with_inputs,
     with_probe,
 )
 from pyramid_env.benchmark import machine
@@ -47,7 +48,7 @@ REFERENCE = ("greedy", "greedy-careful")
 # The ways to play chosen between on val: by Q, the policy's log-probabilities weighted by
 # ``tie`` added (0.01: a tie-break; 1: the policy unless Q says its move loses), by the policy
 # alone, or by both: log policy + ``tie`` x log Q.
-PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0))
+PLAYS = (("q", 0.01), ("q", 0.1), ("q", 1.0), ("policy", 0.0), ("both", 3.0), ("sample", 1.0))
 
 
 def bf16_fast() -> bool:
@@ -75,18 +76,43 @@ def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: 
     return q_loss, (p_each * weight).sum() / weight.sum()
 
 
+def hard_positions(data: dict[str, np.ndarray]) -> np.ndarray:
+    """Where a legal move loses by the verdicts (with soft targets too): where a choice matters."""
+    verdict = data.get("verdict", data["wins"])
+    return (verdict.astype(bool) & data["legal"]).sum(1) < data["legal"].sum(1)
+
+
 def position_weights(data: dict[str, np.ndarray], hard_weight: float) -> torch.Tensor:
-    """``hard_weight`` where a legal move loses by the verdicts (with soft targets too), else 1."""
-    legal = torch.as_tensor(data["legal"])
-    verdict = torch.as_tensor(data.get("verdict", data["wins"]))
-    hard = (verdict.sum(1) < legal.sum(1)).float()
+    """``hard_weight`` at the :func:`hard_positions`, else 1."""
+    hard = torch.as_tensor(hard_positions(data)).float()
     return 1.0 + (hard_weight - 1.0) * hard
+
+
+def batches(data: dict[str, np.ndarray], batch: int, hard_share: float,
+            rng: np.random.Generator) -> Any:  # fmt: skip
+    """Endless batches of position indices: uniform, or ``hard_share`` of each from the hard.
+
+    Where positions with a losing move are rare (under unlimited passes), a uniform batch
+    holds a few; weighting them up (``--hard-weight``) leaves the gradient as noisy, while
+    drawing a share of every batch from them shows the network many more of them a step.
+    """
+    n = len(data["teacher"])
+    hard = np.flatnonzero(hard_positions(data)) if hard_share else None
+    k = round(hard_share * batch)
+    if hard is not None and (not len(hard) or not 0 < hard_share < 1):
+        raise SystemExit(f"--hard-share {hard_share}: in (0, 1), with hard positions in the data "
+                         f"({len(hard)} here)")  # fmt: skip
+    while True:
+        if hard is None:
+            yield rng.integers(0, n, batch)
+        else:
+            yield np.concatenate([rng.choice(hard, k), rng.integers(0, n, batch - k)])
 
 
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
         seed: int, log: Any = None, bf16: bool = False, hard_weight: float = 1.0,
-        ema: float = 0.0, every: int = 0,
-        checkpoint: Any = None) -> list[dict[str, float]]:  # fmt: skip
+        ema: float = 0.0, every: int = 0, checkpoint: Any = None,
+        hard_share: float = 0.0) -> list[dict[str, float]]:  # fmt: skip
     """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
 
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
@@ -97,7 +123,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     mid-schedule, at a high learning rate, is as fair a sample of the run as the last one.
     ``every``: call ``checkpoint(step, net)`` every so many steps (with the average's weights
     in ``net`` meanwhile), which is how a curve of play against training steps is drawn from one
-    run.
+    run. ``hard_share``: the share of every batch drawn from the positions where a move loses
+    (:func:`batches`).
     """
     if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
         return []
@@ -106,7 +133,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     warmup = max(0.05, 3 / steps)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=warmup)
-    n, flat = len(data["teacher"]), net.meta["arch"] == "flat"
+    flat = net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
     weight = position_weights(data, hard_weight)
@@ -114,8 +141,9 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     avg = torch.optim.swa_utils.AveragedModel(
         net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema)
     ) if ema else None  # fmt: skip
+    draw = batches(data, batch, hard_share, rng)
     for step in range(1, steps + 1):
-        idx = rng.integers(0, n, batch)
+        idx = next(draw)
         x = relabel(data["obs"][idx], rng)
         inp = torch.as_tensor(counts_from_packed(x)) if flat else tokens(torch.as_tensor(x))
         with torch.autocast("cpu", torch.bfloat16, enabled=bf16):
@@ -182,11 +210,11 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     if args.init is not None:  # go on from a trained network (the same architecture)
         start = CardNet.load(args.init)
         # a probe or the cycle order added to a network without it starts as nothing
-        # (cardnet_torch.with_probe, with_order)
-        base = "rel" if arch in ("probe", "order") and not start.meta.get(arch) else arch
+        # (cardnet_torch.with_probe, with_inputs)
+        base = "rel" if arch in ("probe", *INPUTS) and not start.meta.get(arch) else arch
         net = load_shipped(build(base, args.size), start)
         if base != arch:
-            net = with_probe(net) if arch == "probe" else with_order(net)
+            net = with_probe(net) if arch == "probe" else with_inputs(net, arch)
         if args.layers is not None:  # deeper: blocks on top that start as nothing
             try:
                 net = grow(net, args.layers)
@@ -209,12 +237,13 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
 
         history = fit(
             net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight,
-            args.ema, args.checkpoints, checkpoint,
+            args.ema, args.checkpoints, checkpoint, args.hard_share,
         )  # fmt: skip
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
+        "hard_share": args.hard_share,
         "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema,
         "layers": net.meta.get("layers"),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
@@ -268,6 +297,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--hard-weight", type=float, default=1.0, help="weight of the positions "
                    "with a losing legal move (where a choice matters)")  # fmt: skip
+    p.add_argument("--hard-share", type=float, default=0.0, help="share of every batch drawn "
+                   "from the positions with a losing legal move (0: uniform batches)")  # fmt: skip
     p.add_argument(
         "--q-target",
         default="verdict",

@@ -10,8 +10,11 @@ from pyramid_env.agents.cardnet import (
     cycle_order,
     parse_counts,
     relations,
+    tallies,
 )
+from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.errors import PyramidError
+from pyramid_env.engine.layout import BELOW_MASK
 from pyramid_env.engine.moves import DRAW
 from pyramid_env.env import PyramidEnv
 from pyramid_env.evaluation import evaluate
@@ -26,7 +29,7 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     grow,
     relabel,
     tokens,
-    with_order,
+    with_inputs,
     with_probe,
 )
 
@@ -51,15 +54,16 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return counts_from_packed(packed), packed
 
 
-@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "flat"])
+@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "tally", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
+    TALLY = "tally.weight"  # noqa: N806
     counts, packed = _positions("msc")
     torch.manual_seed(1)
     net = build(arch, "small").eval()
     with torch.no_grad():
         for name, p in net.named_parameters():
             # trained, not the zeros at start (the order embedding's row 0 stays zero)
-            if name.endswith("rel") or "probe_out" in name or name == "order.weight":
+            if name.endswith("rel") or "probe_out" in name or name in ("order.weight", TALLY):
                 p.normal_(0.0, 2.0 if name.endswith("rel") else 0.5)
         if arch == "order":
             net.order.weight[0] = 0.0
@@ -141,15 +145,81 @@ def test_the_order_embedding_starts_as_nothing_and_learns():
             if name.endswith(".rel"):
                 p.normal_(0.0, 2.0)
         before = net(x).numpy()
-    ordered = with_order(net)
+    ordered = with_inputs(net, "order")
     assert ordered.meta["order"] and ordered.meta["rel"]
     out = ordered(x)
     np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-6)
     out.square().mean().backward()
     grad = ordered.order.weight.grad
     assert grad[1:].abs().sum() > 0 and grad[0].abs().sum() == 0  # row 0: no card, no gradient
-    with pytest.raises(ValueError, match="has the cycle-order embedding already"):
-        with_order(ordered)
+    with pytest.raises(ValueError, match="has the 'order' input already"):
+        with_inputs(ordered, "order")
+
+
+def test_tallies_count_each_cards_partners_and_rivals_as_the_engine_deals_them():
+    env = PyramidEnv("two-pass", obs_mode="dict")  # unseen cards for a while, then none
+    rng = np.random.default_rng(5)
+    checked = 0
+    for deal in range(5):
+        obs, _ = env.reset(options={"deal": deal})
+        while True:
+            s, seen = env.state, env.known_stock()
+            cards = s.deal.cards
+            live = [s.pyr >> i & 1 for i in range(28)] + [s.left >> i & 1 for i in range(24)]
+            rank = [RANK[c] for c in cards]
+            known = [live[i] and (i < 28 or seen >> (i - 28) & 1) for i in range(52)]
+            obs = env._encoder.encode(s, seen, True)
+            tok = np.concatenate([obs["pyramid"], obs["stock"]])[None]
+            got = tallies(tok, obs["unseen"][None])[0]
+            for i in range(52):
+                if not known[i] or rank[i] == 13:
+                    assert (got[i] == 0).all()
+                    continue
+                r = rank[i]
+
+                def cover(j: int, i: int = i) -> bool:
+                    return (
+                        i < 28 and j < 28 and bool(BELOW_MASK[i] >> j & 1 | BELOW_MASK[j] >> i & 1)
+                    )
+
+                partners = [j for j in range(52) if known[j] and rank[j] == 13 - r]
+                twins = [j for j in range(52) if known[j] and rank[j] == r and j != i]
+                unseen = [j for j in range(28, 52) if live[j] and not known[j]]
+                want = [
+                    sum(j < 28 and not cover(j) for j in partners),
+                    sum(j < 28 and cover(j) for j in partners),
+                    sum(j >= 28 for j in partners),
+                    sum(rank[j] == 13 - r for j in unseen),
+                    sum(j < 28 for j in twins),
+                    sum(j >= 28 for j in twins),
+                ]
+                assert list(got[i]) == [min(c, 4) for c in want], (deal, i)
+                checked += 1
+            legal = env.legal_actions()
+            if not legal:
+                break
+            _, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+            if term or trunc:
+                break
+    assert checked > 500
+
+
+def test_the_tally_embedding_starts_as_nothing_and_learns():
+    counts, packed = _positions("msc")
+    torch.manual_seed(6)
+    net = build("rel", "small")
+    x = tokens(torch.as_tensor(packed))
+    before = net(x).detach().numpy()
+    tallied = with_inputs(net, "tally")
+    assert tallied.meta["tally"] and not tallied.meta.get("order")
+    out = tallied(x)
+    np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-6)
+    out.square().mean().backward()
+    assert tallied.tally.weight.grad.abs().sum() > 0
+    both = with_inputs(tallied, "order")
+    assert both.meta["tally"] and both.meta["order"]
+    with pytest.raises(ValueError, match="'lengths' is not one of"):
+        with_inputs(net, "lengths")
 
 
 def _legal(packed: np.ndarray) -> np.ndarray:
@@ -266,7 +336,7 @@ def test_save_load_round_trip_and_a_damaged_file_is_named(tmp_path):
             make_agent(str(tmp_path / f"{name}.npz"))
 
 
-@pytest.mark.parametrize("play", ["q", "policy", "both", "filter"])
+@pytest.mark.parametrize("play", ["q", "policy", "both", "filter", "sample"])
 def test_agent_plays_legal_moves_from_the_observation_alone(play):
     torch.manual_seed(0)
     net = export(build("cards", "small"), {"play": play})
@@ -274,6 +344,35 @@ def test_agent_plays_legal_moves_from_the_observation_alone(play):
     assert summary["deals"] == 3 and summary["truncated"] == 0
     # It reads the counts observation only: a player's view, where no unseen card appears.
     assert CardNetAgent(net).env_kwargs == {"obs_mode": "counts"}
+
+
+def test_sample_play_draws_from_the_policy_at_its_temperature_with_the_rng_given():
+    shipped = make_agent("cards-msc").net
+    env = PyramidEnv("msc", obs_mode="counts")
+    obs, _ = env.reset(options={"deal": 3})
+    legal = sorted(env.legal_actions())
+    while len(legal) < 3:  # a position with a choice
+        obs, *_ = env.step(legal[0])
+        legal = sorted(env.legal_actions())
+    turn = Turn(env.state, legal, env.known_stock(), obs)
+    logits = shipped.forward(obs[None])[0, 0, legal]
+    for temp in (1.0, 3.0):
+        agent = CardNetAgent(CardNet(shipped.w, shipped.meta | {"play": "sample", "tie": temp}))
+        rng = np.random.default_rng(0)
+        drawn = np.array([agent.act(turn, rng) for _ in range(3000)])
+        want = np.exp((logits - logits.max()) / temp)
+        got = np.array([(drawn == a).mean() for a in legal])
+        np.testing.assert_allclose(got, want / want.sum(), atol=0.03)
+        again = [agent.act(turn, np.random.default_rng(0)) for _ in range(5)]
+        assert len(set(again)) == 1  # the same rng, the same move
+    cold = CardNet(shipped.w, shipped.meta | {"play": "sample", "tie": 0.0})
+    with pytest.raises(ValueError, match="meta\\['tie'\\] = 0.0: sample's temperature"):
+        CardNetAgent(cold).act(turn, np.random.default_rng(0))
+    # Over games: the same seed gives the same episodes, another seed other games.
+    agent = CardNetAgent(CardNet(shipped.w, shipped.meta | {"play": "sample", "tie": 1.0}))
+    runs = [evaluate(agent, "msc", "val[:4]", seed=k).episodes for k in (0, 0, 1)]
+    one, two, other = ([(e.moves, e.won) for e in run] for run in runs)
+    assert one == two and one != other
 
 
 def test_both_play_scores_log_policy_plus_weighted_log_q():

@@ -38,8 +38,22 @@ def test_an_ensemble_plays_the_mean_of_its_networks_logits():
 def test_a_way_of_playing_is_refused_by_name():
     from experiments import cards_combine
 
-    with pytest.raises(SystemExit):
-        cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--ways", "q"])
+    for way in ("q", "filter:0.1", "sample:0"):
+        with pytest.raises(SystemExit):
+            cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--ways", way])
+
+
+def test_one_network_sampled_through_ways_plays_as_its_own_sampling_agent(tmp_path):
+    from experiments import cards_combine
+    from pyramid_env.evaluation import evaluate
+
+    net = make_agent("cards-msc").net
+    from pyramid_env.lab.shipping import SHIP_DIR
+
+    rows = cards_combine.play([SHIP_DIR / "cards-msc.npz"], "val[:3]", "msc", [],
+                              ["sample:1.0"], 1)  # fmt: skip
+    own = CardNetAgent(CardNet(net.w, net.meta | {"play": "sample", "tie": 1.0}))
+    assert rows[0]["wins"] == evaluate(own, "msc", "val[:3]").summary()["wins"]
 
 
 def test_an_ensemble_agent_plays_the_legal_move_of_highest_mean_score():

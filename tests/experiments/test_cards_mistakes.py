@@ -36,3 +36,17 @@ def test_the_first_losing_move_is_the_first_after_which_the_solver_says_lost(tmp
             s = s.child(MOVES[action])
             obs = env.step(action)[0]
         assert 1 <= m["winning"] < m["legal"]
+
+
+def test_a_sampling_network_loses_there_the_deals_the_benchmark_says_it_loses(tmp_path):
+    from pyramid_env.agents import CardNet, CardNetAgent, make_agent
+    from pyramid_env.evaluation import evaluate
+
+    shipped = make_agent("cards-msc").net
+    net = CardNet(shipped.w, shipped.meta | {"play": "sample", "tie": 1.0})
+    net.save(tmp_path / "net.npz")
+    out = cards_mistakes.main([str(tmp_path / "net.npz"), "--seeds", "val[:8]",
+                               "--out", str(tmp_path / "m.json")])  # fmt: skip
+    report = evaluate(CardNetAgent(net), "msc", "val[:8]")
+    lost = {e.deal for e in report.episodes if e.solver_won and not e.won}
+    assert {m["deal"] for m in out["mistakes"]} == lost and lost

@@ -162,6 +162,42 @@ def test_losses_weigh_positions_and_at_weight_one_are_the_plain_means():
     assert torch.allclose(p0, torch.nn.functional.cross_entropy(pol[:1], teacher[:1]), atol=1e-4)
 
 
+def test_only_hard_keeps_the_positions_where_a_legal_move_loses_and_cuts_every_array_alike():
+    legal = np.zeros((5, 327), bool)
+    legal[:, [0, 40]] = True
+    wins = legal.copy()
+    wins[[1, 4], 40] = False  # there the pair loses
+    data = {"legal": np.packbits(legal, axis=1), "wins": np.packbits(wins, axis=1),
+            "teacher": np.arange(5, dtype=np.int16), "deal": np.arange(10, 15)}  # fmt: skip
+    kept = card_data.only_hard(data)
+    assert kept["teacher"].tolist() == [1, 4] and kept["deal"].tolist() == [11, 14]
+    assert (kept["legal"] == data["legal"][[1, 4]]).all()
+    assert (kept["wins"] == data["wins"][[1, 4]]).all()
+
+
+def test_hard_share_draws_that_share_of_each_batch_from_the_positions_where_a_move_loses():
+    legal = np.zeros((1000, 327), bool)
+    legal[:, :2] = True
+    wins = legal.astype(np.float16)
+    hard = np.zeros(1000, bool)
+    hard[[3, 500, 998]] = True
+    wins[hard, 1] = 0.0  # there the second legal move loses
+    data = {"legal": legal, "wins": wins, "teacher": np.zeros(1000, np.int16)}
+    assert (train_cards.hard_positions(data) == hard).all()
+    draw = train_cards.batches(data, 64, 0.25, np.random.default_rng(0))
+    for _ in range(20):
+        idx = next(draw)
+        assert len(idx) == 64 and set(idx[:16]) <= {3, 500, 998}
+    uniform = next(train_cards.batches(data, 64, 0.0, np.random.default_rng(1)))
+    assert (uniform == np.random.default_rng(1).integers(0, 1000, 64)).all()  # as before
+    for bad in (1.0, -0.1):
+        with pytest.raises(SystemExit, match=f"--hard-share {bad}: in"):
+            next(train_cards.batches(data, 64, bad, np.random.default_rng(0)))
+    easy = data | {"wins": legal.astype(np.float16)}
+    with pytest.raises(SystemExit, match="0 here"):
+        next(train_cards.batches(easy, 64, 0.5, np.random.default_rng(0)))
+
+
 def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monkeypatch):
     rules = get_rules("msc")
     n = 1_000_024  # winnable
