@@ -135,15 +135,13 @@ _SLOT = np.arange(TOKENS) < 28
 def tallies(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """Each card's counts of the cards that bear on it: ``(B, 52, 6)`` ints 0..4.
 
-    ``rank`` is the tokens' ranks ``(B, 52)`` (0 no card, 14 unseen), ``unseen`` the unseen
-    cards per rank ``(B, 13)``. For a known card of rank ``r``: its partners (rank ``13 - r``)
-    in the pyramid that can meet it, those that cannot (one covers the other), those among the
-    live stock cards seen, those unseen; and the other cards of its own rank in the pyramid and
-    in the stock, which compete for the same partners. Whether a pair move leaves some card
-    without a partner is a matter of these counts (what ``greedy`` and its careful variant
-    test); attention averages over tokens and can only estimate a count, so here it is given,
-    as :func:`cycle_order` gives the stock's order. Every count is one a player can make from
-    the cards face up.
+    From the tokens' ranks ``(B, 52)`` (0 no card, 14 unseen) and the unseen cards per rank
+    ``(B, 13)``. For a known card of rank ``r``: its partners (rank ``13 - r``) in the pyramid
+    that can meet it, those that cannot (one covers the other), those among the stock cards
+    seen, those unseen; the other cards of its rank in the pyramid and in the stock (rivals for
+    the same partners). Whether a pair leaves a card without a partner is a matter of such
+    counts, and attention, which averages, can only estimate a count, so it is given, as
+    :func:`cycle_order` gives the order. Each is a count a player can make from the cards seen.
     """
     rank = np.asarray(rank, np.int64)
     known = (rank >= 1) & (rank <= 13)
@@ -304,11 +302,9 @@ class CardNet:
         with ``meta["tie"]`` times the policy's log-probability breaking near ties; ``"policy"``
         alone; ``"both"``, the log of policy probability times Q to the power ``tie``;
         ``"filter"``, the policy's logit among the legal moves whose Q (a chance) is within
-        ``tie`` of the best legal move's, and minus infinity for the others. The last is a
-        veto: Q overrules the policy only where it rates the policy's move far below another,
-        so Q's near-ties (a draw that a clairvoyant can always afford) do not steer play.
-        ``"sample"``: the policy's logits divided by the temperature ``tie``, which the agent
-        samples from rather than maximises (:class:`CardNetAgent`).
+        ``tie`` of the best legal move's (a veto: Q's near-ties, such as a draw a clairvoyant
+        can always afford, do not steer play); ``"sample"``, the policy's logits over the
+        temperature ``tie``, which the agent draws from.
 
         Args:
             obs: ``(B, 922)`` ``counts`` observations.
@@ -464,14 +460,11 @@ def legal_mask(legal: list[int]) -> np.ndarray:
 class CardNetAgent:
     """A card network as an agent: observation in, move out, no search and no rule.
 
-    Plays the legal move of highest score (:meth:`CardNet.act_logits`): by default the move
-    the network rates most likely to keep the deal winnable, its policy logit breaking near
-    ties. With ``meta["play"] = "sample"`` it draws the move from the policy at temperature
-    ``meta["tie"]`` with the ``rng`` it is given (the benchmark seeds it by the deal, so a
-    deal's game is the same on every run): a deterministic player that draws where the
-    teacher would take a pair draws there on every pass and never ends its game (under
-    unlimited passes the env cuts it off as lost), where one that samples takes the pair on
-    some pass.
+    Plays the legal move of highest score (:meth:`CardNet.act_logits`), by default the move
+    the network rates most likely to keep the deal winnable, its policy breaking near ties.
+    With ``meta["play"] = "sample"`` it draws from the policy with the ``rng`` it is given (the
+    benchmark's, seeded by the deal): a player that always draws where a pair wins draws there
+    on every pass until the env ends the game, one that samples takes the pair on some pass.
     """
 
     def __init__(self, net: CardNet, name: str = "cardnet") -> None:

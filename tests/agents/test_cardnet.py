@@ -33,6 +33,8 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     with_probe,
 )
 
+GROWN_INPUTS = ("order.weight", "tally.weight")  # the embeddings that start at zero
+
 
 def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     """Counts observations and their packed forms along random games."""
@@ -56,14 +58,13 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "tally", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
-    TALLY = "tally.weight"  # noqa: N806
     counts, packed = _positions("msc")
     torch.manual_seed(1)
     net = build(arch, "small").eval()
     with torch.no_grad():
         for name, p in net.named_parameters():
             # trained, not the zeros at start (the order embedding's row 0 stays zero)
-            if name.endswith("rel") or "probe_out" in name or name in ("order.weight", TALLY):
+            if name.endswith("rel") or "probe_out" in name or name in GROWN_INPUTS:
                 p.normal_(0.0, 2.0 if name.endswith("rel") else 0.5)
         if arch == "order":
             net.order.weight[0] = 0.0

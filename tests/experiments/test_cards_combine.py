@@ -43,7 +43,7 @@ def test_a_way_of_playing_is_refused_by_name():
             cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--ways", way])
 
 
-def test_one_network_sampled_through_ways_plays_as_its_own_sampling_agent(tmp_path):
+def test_one_network_sampled_through_ways_plays_as_its_own_sampling_agent():
     from experiments import cards_combine
     from pyramid_env.evaluation import evaluate
 
