@@ -36,6 +36,7 @@ from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import State, is_won, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
+from pyramid_env.lab.card_data import losing_move
 from pyramid_env.seeds import SEED_SETS
 from pyramid_env.solver import Verdict, solve, winning_line
 from pyramid_env.sweep import sweep
@@ -346,9 +347,7 @@ def only_hard(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     alone the deciding positions of many deals fit in the memory that every position of a few
     takes, to be drawn on with ``train_cards --hard-share`` beside a file of every position.
     """
-    legal = np.unpackbits(data["legal"], axis=1)
-    won = np.unpackbits(data["wins"], axis=1)
-    hard = won.sum(1) < legal.sum(1)
+    hard = losing_move(np.unpackbits(data["legal"], axis=1), np.unpackbits(data["wins"], axis=1))
     return {k: v[hard] for k, v in data.items()}
 
 

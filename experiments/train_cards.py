@@ -41,7 +41,7 @@ from pyramid_env.agents.cardnet_torch import (
 )
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.card_data import TARGETS, load_data
+from pyramid_env.lab.card_data import TARGETS, load_data, losing_move
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -78,8 +78,7 @@ def losses(out: torch.Tensor, legal: torch.Tensor, wins: torch.Tensor, teacher: 
 
 def hard_positions(data: dict[str, np.ndarray]) -> np.ndarray:
     """Where a legal move loses by the verdicts (with soft targets too): where a choice matters."""
-    verdict = data.get("verdict", data["wins"])
-    return (verdict.astype(bool) & data["legal"]).sum(1) < data["legal"].sum(1)
+    return losing_move(data["legal"], data.get("verdict", data["wins"]))
 
 
 def position_weights(data: dict[str, np.ndarray], hard_weight: float) -> torch.Tensor:

@@ -78,3 +78,14 @@ def load_data(
         out["wins"] = value.astype(np.float16)
     out["rules"] = str(data["rules"])
     return out
+
+
+def losing_move(legal: np.ndarray, verdict: np.ndarray) -> np.ndarray:
+    """Per position, whether some legal move loses by the verdicts: where a choice matters.
+
+    ``legal`` and ``verdict`` are ``(N, moves)`` (bool, or 0/1 numbers), as :func:`load_data`
+    unpacks them; ``experiments/card_data.py --only-hard`` and ``train_cards --hard-share``
+    both read the positions this picks.
+    """
+    legal = np.asarray(legal, bool)
+    return (legal & np.asarray(verdict).astype(bool)).sum(1) < legal.sum(1)

@@ -1,5 +1,7 @@
 """The card network: numpy and torch twins agree, the shipped file round-trips, play is legal."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -103,36 +105,42 @@ def test_a_grown_network_starts_as_the_same_function_and_its_new_blocks_learn():
         grow(deep, 3)
 
 
-def test_cycle_order_counts_the_draws_until_a_stock_card_and_the_cards_on_a_waste_card():
-    env = PyramidEnv("msc", obs_mode="dict")
-    rng = np.random.default_rng(3)
-    checked = 0
-    for deal in range(6):
+def _random_games(env: PyramidEnv, deals: range, seed: int, moves: int = 10**6) -> Any:
+    """Walk random games on ``deals``, yielding the deal at each position the env stands at."""
+    rng = np.random.default_rng(seed)
+    for deal in deals:
         env.reset(options={"deal": deal})
-        for _ in range(60):
-            s = env.state
-            where = env._encoder.encode(s, env.known_stock())["stock_where"]
-            order = cycle_order(where[None])[0]
-            live = [i for i in range(24) if s.left >> i & 1]
-            assert (order[[i for i in range(24) if i not in live]] == 0).all()
-            waste = [i for i in live if i < s.ptr]  # bottom first: the top is the last
-            for k, i in enumerate(reversed(waste)):
-                assert order[i] == 25 + k
-            ahead = [i for i in live if i >= s.ptr]
-            assert sorted(order[ahead]) == list(range(1, len(ahead) + 1))
-            # a card k + 1 in the stock is played after k draws bring up the cards before it
-            for i in ahead:
-                t = s
-                for _ in range(order[i] - 1):
-                    t = t.child(DRAW)
-                assert i in t.tops(), (deal, i, order[i])
-                checked += 1
+        for _ in range(moves):
+            yield deal
             legal = env.legal_actions()
             if not legal:
                 break
             _, _, term, trunc, _ = env.step(int(rng.choice(legal)))
             if term or trunc:
                 break
+
+
+def test_cycle_order_counts_the_draws_until_a_stock_card_and_the_cards_on_a_waste_card():
+    env = PyramidEnv("msc", obs_mode="dict")
+    checked = 0
+    for deal in _random_games(env, range(6), seed=3, moves=60):
+        s = env.state
+        where = env._encoder.encode(s, env.known_stock())["stock_where"]
+        order = cycle_order(where[None])[0]
+        live = [i for i in range(24) if s.left >> i & 1]
+        assert (order[[i for i in range(24) if i not in live]] == 0).all()
+        waste = [i for i in live if i < s.ptr]  # bottom first: the top is the last
+        for k, i in enumerate(reversed(waste)):
+            assert order[i] == 25 + k
+        ahead = [i for i in live if i >= s.ptr]
+        assert sorted(order[ahead]) == list(range(1, len(ahead) + 1))
+        # a card k + 1 in the stock is played after k draws bring up the cards before it
+        for i in ahead:
+            t = s
+            for _ in range(order[i] - 1):
+                t = t.child(DRAW)
+            assert i in t.tops(), (deal, i, order[i])
+            checked += 1
     assert checked > 200
 
 
@@ -159,49 +167,37 @@ def test_the_order_embedding_starts_as_nothing_and_learns():
 
 def test_tallies_count_each_cards_partners_and_rivals_as_the_engine_deals_them():
     env = PyramidEnv("two-pass", obs_mode="dict")  # unseen cards for a while, then none
-    rng = np.random.default_rng(5)
     checked = 0
-    for deal in range(5):
-        obs, _ = env.reset(options={"deal": deal})
-        while True:
-            s, seen = env.state, env.known_stock()
-            cards = s.deal.cards
-            live = [s.pyr >> i & 1 for i in range(28)] + [s.left >> i & 1 for i in range(24)]
-            rank = [RANK[c] for c in cards]
-            known = [live[i] and (i < 28 or seen >> (i - 28) & 1) for i in range(52)]
-            obs = env._encoder.encode(s, seen, True)
-            tok = np.concatenate([obs["pyramid"], obs["stock"]])[None]
-            got = tallies(tok, obs["unseen"][None])[0]
-            for i in range(52):
-                if not known[i] or rank[i] == 13:
-                    assert (got[i] == 0).all()
-                    continue
-                r = rank[i]
+    for deal in _random_games(env, range(5), seed=5):
+        s, seen = env.state, env.known_stock()
+        live = [s.pyr >> i & 1 for i in range(28)] + [s.left >> i & 1 for i in range(24)]
+        rank = [RANK[c] for c in s.deal.cards]
+        known = [live[i] and (i < 28 or seen >> (i - 28) & 1) for i in range(52)]
+        obs = env._encoder.encode(s, seen, True)
+        tok = np.concatenate([obs["pyramid"], obs["stock"]])[None]
+        got = tallies(tok, obs["unseen"][None])[0]
+        for i in range(52):
+            if not known[i] or rank[i] == 13:
+                assert (got[i] == 0).all()
+                continue
+            r = rank[i]
 
-                def cover(j: int, i: int = i) -> bool:
-                    return (
-                        i < 28 and j < 28 and bool(BELOW_MASK[i] >> j & 1 | BELOW_MASK[j] >> i & 1)
-                    )
+            def cover(j: int, i: int = i) -> bool:
+                return i < 28 and j < 28 and bool(BELOW_MASK[i] >> j & 1 | BELOW_MASK[j] >> i & 1)
 
-                partners = [j for j in range(52) if known[j] and rank[j] == 13 - r]
-                twins = [j for j in range(52) if known[j] and rank[j] == r and j != i]
-                unseen = [j for j in range(28, 52) if live[j] and not known[j]]
-                want = [
-                    sum(j < 28 and not cover(j) for j in partners),
-                    sum(j < 28 and cover(j) for j in partners),
-                    sum(j >= 28 for j in partners),
-                    sum(rank[j] == 13 - r for j in unseen),
-                    sum(j < 28 for j in twins),
-                    sum(j >= 28 for j in twins),
-                ]
-                assert list(got[i]) == [min(c, 4) for c in want], (deal, i)
-                checked += 1
-            legal = env.legal_actions()
-            if not legal:
-                break
-            _, _, term, trunc, _ = env.step(int(rng.choice(legal)))
-            if term or trunc:
-                break
+            partners = [j for j in range(52) if known[j] and rank[j] == 13 - r]
+            twins = [j for j in range(52) if known[j] and rank[j] == r and j != i]
+            unseen = [j for j in range(28, 52) if live[j] and not known[j]]
+            want = [
+                sum(j < 28 and not cover(j) for j in partners),
+                sum(j < 28 and cover(j) for j in partners),
+                sum(j >= 28 for j in partners),
+                sum(rank[j] == 13 - r for j in unseen),
+                sum(j < 28 for j in twins),
+                sum(j >= 28 for j in twins),
+            ]
+            assert list(got[i]) == [min(c, 4) for c in want], (deal, i)
+            checked += 1
     assert checked > 500
 
 
