@@ -30,6 +30,7 @@ from pyramid_env.agents.base import determinize, unseen
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 from pyramid_env.agents.honest import all_seen, scouting_move, search
+from pyramid_env.engine.errors import RulesError
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.engine.rules import Rules, get_rules
@@ -432,7 +433,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error(f"--passes {args.passes}: the recycles counted up to, 1 or more (0: none)")
     if args.soft < 0 or args.soft == 1:
         p.error(f"--soft {args.soft}: orders per position, 0 (none) or 2 or more")
-    rules = get_rules(args.rules)
+    try:
+        rules = get_rules(args.rules)  # a preset name becomes Rules here, once
+    except RulesError as err:
+        p.error(f"--rules {args.rules}: {err}")
     start = SEED_SETS["train"].start + args.first
     deals = list(range(start, start + args.deals))
     t0 = time.time()
@@ -442,7 +446,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.only_hard:
         data = only_hard(data)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, rules=np.array(rules.name), **data)
+    part = args.out.with_name(args.out.name + ".partial.npz")  # whole or absent, never half
+    np.savez_compressed(part, rules=np.array(rules.name), **data)
+    part.replace(args.out)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")
 
 

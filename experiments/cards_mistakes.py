@@ -9,7 +9,9 @@ deal can still be won. At the first move that loses it, the record keeps the mov
 (a King, two pyramid cards, or a stock or waste card with another), how many legal moves there
 were and how many of them kept the deal winnable, how many stock cards were still unseen, and
 whether ``greedy-careful``'s first choice there was a winning move (the rule a network should
-beat). The solver reads the true deal: this is an analysis, never an agent's input.
+beat), and the policy head's chance of the move made and of the winning moves (a sampling
+player's mistake may be an unlikely draw, or a confident error). The solver reads the true
+deal: this is an analysis, never an agent's input.
 """
 
 from __future__ import annotations
@@ -65,10 +67,15 @@ def first_mistake(net: CardNet, rules: Rules, deal: int) -> dict[str, Any] | Non
             good = [a for a in legal if _wins(s.child(MOVES[a]))]
             known = env.known_stock()
             rule = careful.preferences(Turn(s, legal, known))[0]
+            logit = net.forward(obs[None])[0, 0, legal]  # the policy head over the legal moves
+            prob = np.exp(logit - logit.max())
+            pol = dict(zip(legal, prob / prob.sum(), strict=True))
             return {
                 "deal": deal, "step": step, "kind": kind(action), "legal": len(legal),
                 "winning": len(good), "unseen": (s.left & ~known).bit_count(),
                 "recycles": s.recycles, "careful_right": rule in good,
+                "policy_move": round(float(pol[action]), 4),
+                "policy_winning": round(float(sum(pol[a] for a in good)), 4),
             }  # fmt: skip
         obs, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:

@@ -184,11 +184,11 @@ def _averaged(net: nn.Module, avg: Any) -> Any:
         net.load_state_dict(own)
 
 
-def choose_play(net: CardNet, rules: str, seeds: str, workers: int,
-                done: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:  # fmt: skip
-    """The network alone on ``seeds`` with each way of playing (:data:`PLAYS`) not in ``done``."""
+def choose_play(net: CardNet, rules: str, seeds: str, workers: int, done: list[dict[str, Any]] = (),
+                plays: tuple = PLAYS) -> list[dict[str, Any]]:  # fmt: skip
+    """The network alone on ``seeds`` with each way of playing in ``plays`` not in ``done``."""
     rows = list(done)
-    for play, tie in PLAYS:
+    for play, tie in plays:
         if any((r["play"], r["tie"]) == (play, tie) for r in rows):
             continue
         net.meta |= {"play": play, "tie": tie}
@@ -261,7 +261,8 @@ def finish(out: Path, result: dict[str, Any], args: argparse.Namespace) -> dict[
     """Evaluate the ways of playing not yet measured; store the best in the network's file."""
     result.setdefault("machine", machine())
     net = CardNet.load(out / "net.npz")  # play the stored (float16) weights
-    result["val"] = choose_play(net, result["rules"], args.eval_seeds, args.workers, result["val"])
+    result["val"] = choose_play(net, result["rules"], args.eval_seeds, args.workers, result["val"],
+                                args.plays)  # fmt: skip
     best = max(result["val"], key=lambda r: (r["solver_normalised"], r["play"] == "policy"))
     result["best_play"] = {"play": best["play"], "tie": best["tie"]}
     net.meta |= result["best_play"]
@@ -319,6 +320,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--checkpoints", type=int, default=0, help="save the network every so many "
                    "steps, in <run>/steps/ (experiments/cards_steps.py plays them)")  # fmt: skip
     p.add_argument("--eval-seeds", default="val[:300]")
+    p.add_argument(
+        "--plays",
+        nargs="+",
+        choices=[f"{p}:{t}" for p, t in PLAYS],
+        help="the ways of playing tried on --eval-seeds (default: all of them)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")
     p.add_argument("--threads", type=int, default=2, help="torch threads for training")
     p.add_argument("--out", type=Path, required=True)
@@ -332,10 +339,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     if args.bf16 is None:
         args.bf16 = bf16_fast()
     limit_threads(args.threads)
+    plays = [w.partition(":") for w in args.plays] if args.plays else None
+    args.plays = tuple((w, float(t)) for w, _, t in plays) if plays else PLAYS
     if not 0 < args.gamma <= 1:
         p.error(f"--gamma {args.gamma}: a discount in (0, 1]")
     n = max(args.positions) if args.positions else None
     data = load_data(args.data, n, args.q_target, args.gamma)
+    if not len(data["teacher"]):
+        p.error(f"--data {' '.join(map(str, args.data))}: no positions to train on")
     heldout = load_data(args.heldout, None) if args.heldout else None
     sizes = args.positions or [len(data["teacher"])]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -354,7 +365,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                 run = args.out / f"{arch}_{n}_s{seed}"
                 if (run / "result.json").exists():  # finished: kept, not trained again
                     r = json.loads((run / "result.json").read_text())
-                    if len(r["val"]) < len(PLAYS):  # ways of playing added since
+                    if not set(args.plays) <= {(v["play"], v["tie"]) for v in r["val"]}:  # new ways
                         r = finish(run, r, args)
                 else:
                     r = train_one(args, data, arch, n, seed, heldout)

@@ -1,5 +1,6 @@
 """cards_mistakes finds the network's first losing move, checked against the solver."""
 
+import numpy as np
 import pytest
 
 from pyramid_env.engine.moves import MOVES
@@ -33,6 +34,12 @@ def test_the_first_losing_move_is_the_first_after_which_the_solver_says_lost(tmp
             action = legal[int(scores[legal].argmax())]
             after = solve(s.child(MOVES[action]), check=False).status is Verdict.WIN
             assert after == (step < m["step"])
+            if not after:  # the policy's chances there: of its move, and of the winning ones
+                p = np.exp(scores[legal] - scores[legal].max())
+                p /= p.sum()
+                won = [solve(s.child(MOVES[a]), check=False).status is Verdict.WIN for a in legal]
+                assert m["policy_move"] == pytest.approx(p[legal.index(action)], abs=1e-4)
+                assert m["policy_winning"] == pytest.approx(p[won].sum(), abs=1e-4)
             s = s.child(MOVES[action])
             obs = env.step(action)[0]
         assert 1 <= m["winning"] < m["legal"]

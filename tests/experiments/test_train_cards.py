@@ -78,6 +78,31 @@ def test_train_cards_tiny_run_writes_a_curve_and_a_playable_network(tmp_path, mo
     assert (tmp_path / "c.png").stat().st_size > 0
 
 
+def test_train_cards_plays_only_the_ways_asked_for(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(train_cards, "bf16_fast", lambda: False)
+    rules = get_rules("msc")
+    deals = [1_000_020 + i for i in range(6)]
+    data = card_data.replay(rules, deals, [card_data.label_game(rules, 0.1, 0, n) for n in deals])
+    np.savez_compressed(tmp_path / "d.npz", rules=np.array("msc"), **data)
+    args = ["--data", str(tmp_path / "d.npz"), "--arch", "cards", "--size", "small", "--steps",
+            "5", "--batch", "16", "--eval-seeds", "val[:2]", "--workers", "1", "--threads", "1",
+            "--out", str(tmp_path / "run"), "--plays", "sample:1.0"]  # fmt: skip
+    (r,) = train_cards.main(args)
+    assert [(v["play"], v["tie"]) for v in r["val"]] == [("sample", 1.0)]
+    assert r["best_play"] == {"play": "sample", "tie": 1.0}
+    (r,) = train_cards.main(args[:-1] + ["policy:0.0", "sample:1.0"])  # kept; the new way added
+    assert [(v["play"], v["tie"]) for v in r["val"]] == [("sample", 1.0), ("policy", 0.0)]
+    with pytest.raises(SystemExit):
+        train_cards.main(args[:-1] + ["sample:2"])  # only the ways train_cards knows
+    np.savez_compressed(
+        tmp_path / "e.npz", rules=np.array("msc"), **{k: v[:0] for k, v in data.items()}
+    )
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        train_cards.main(["--data", str(tmp_path / "e.npz"), "--out", str(tmp_path / "e")])
+    assert "e.npz: no positions to train on" in capsys.readouterr().err
+
+
 def test_network_behaviour_plays_the_networks_moves_and_labels_like_the_teacher(tmp_path):
     """DAgger's data: the network's own games, each legal move labelled by the solver."""
     net = train_cards.export(train_cards.build("cards", "small"), {"play": "policy"})

@@ -1,0 +1,104 @@
+"""train_chain: a card network's whole recipe from one config, resumed where it stopped."""
+
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from experiments import train_chain  # noqa: E402
+from pyramid_env.agents import CardNet  # noqa: E402
+from pyramid_env.lab.config import read_config  # noqa: E402
+
+CONFIG = """
+name = "tiny"
+seed = 3
+[[stage]]
+name = "data"
+command = "card_data"
+args = ["--rules", "msc", "--deals", "600", "--workers", "1", "--out", "{data}/d.npz"]
+[[stage]]
+name = "first"
+command = "train_cards"
+args = ["--data", "{data}/d.npz", "--arch", "rel", "--size", "small", "--steps", "500",
+        "--batch", "16", "--eval-seeds", "val[:2]", "--plays", "policy:0.0", "--workers", "1",
+        "--threads", "1", "--no-bf16", "--seeds", "{seed}", "--out", "{run}/first"]
+[[stage]]
+name = "second"
+command = "train_cards"
+args = ["--data", "{data}/d.npz", "--arch", "tally", "--size", "small", "--steps", "500",
+        "--batch", "16", "--eval-seeds", "val[:2]", "--plays", "sample:1.0", "--workers", "1",
+        "--threads", "1", "--no-bf16", "--init", "{run}/first.npz", "--seeds", "{seed}",
+        "--out", "{run}/second"]
+"""
+
+
+def test_a_chain_runs_its_stages_in_order_scaled_and_goes_on_where_it_stopped(tmp_path):
+    (tmp_path / "c.toml").write_text(CONFIG)
+    argv = ["--config", str(tmp_path / "c.toml"), "--runs", str(tmp_path / "runs"),
+            "--set", f"data='{tmp_path / 'data'}'", "--set", "scale=0.01"]  # fmt: skip
+    net = train_chain.main(argv)
+    run = tmp_path / "runs" / "tiny-s3"
+    assert net == run / "second.npz" and (run / "first.npz").exists()
+    second = CardNet.load(net)
+    assert second.meta["seed"] == 3 and second.meta.get("tally") and second.meta["steps"] == 5
+    assert second.meta["play"] == "sample"  # the one way of playing the stage tried
+    (result,) = [json.loads(x) for x in (run / "second" / "curve.jsonl").read_text().splitlines()]
+    assert result["init"] == str(run / "first.npz") and 0 < result["deals"] <= 6
+    data = tmp_path / "data" / "scale-0.01" / "d.npz"  # a smoke run's data apart from the real
+    made = data.stat().st_mtime_ns
+    assert train_chain.main(argv) == net  # again: the data kept, the runs kept
+    assert data.stat().st_mtime_ns == made
+    again = [json.loads(x) for x in (run / "second" / "curve.jsonl").read_text().splitlines()]
+    assert again[0]["train_seconds"] == result["train_seconds"]
+    stages = [json.loads(x)["stage"] for x in (run / "stages.jsonl").read_text().splitlines()]
+    assert stages == ["data", "first", "second"] * 2
+
+
+@pytest.mark.parametrize(
+    ("stage", "message"),
+    [
+        ({"name": "a", "command": "rm", "args": []}, "stage 0 command = 'rm'"),
+        ({"name": "", "command": "card_data", "args": []}, "stage 0 name = ''"),
+        ({"name": "a", "command": "card_data", "args": [1]}, "stage a args = [1]"),
+        ({"name": "a", "command": "card_data", "args": ["{sed}"]}, "stage a args: KeyError"),
+        ({"name": "a", "command": "card_data", "arg": []}, "stage 0 arg: not a key of a stage"),
+    ],
+)
+def test_a_bad_stage_is_named_with_what_is_allowed(tmp_path, stage, message):
+    with pytest.raises(SystemExit, match=message.replace("[", r"\[").replace("]", r"\]")):
+        train_chain.stages({"stage": [stage]}, 0, tmp_path)
+
+
+def test_a_name_twice_no_stage_or_no_scale_is_refused(tmp_path):
+    twice = {"name": "a", "command": "card_data", "args": []}
+    with pytest.raises(SystemExit, match="stage 1 name = 'a'"):
+        train_chain.stages({"stage": [twice, twice]}, 0, tmp_path)
+    with pytest.raises(SystemExit, match="scale = 0"):
+        train_chain.stages({"stage": [twice], "scale": 0}, 0, tmp_path)
+    with pytest.raises(SystemExit, match="lists no"):
+        train_chain.stages({}, 0, tmp_path)
+    with pytest.raises(SystemExit, match="stages: not a key of the config"):
+        train_chain.stages({"stages": [twice]}, 0, tmp_path)
+
+
+def test_the_shipped_recipes_parse(tmp_path):
+    for path in sorted((train_chain.ROOT / "configs").glob("cards_*.toml")):
+        plan = train_chain.stages(read_config(path, None, 5, []), 5, tmp_path)
+        assert plan[-1][1] == "train_cards" and "--seeds" in plan[-1][2]
+        assert plan[-1][2][plan[-1][2].index("--seeds") + 1] == "5"
+
+
+def test_a_failing_stage_stops_the_chain_and_says_which(tmp_path, capsys):
+    (tmp_path / "c.toml").write_text(
+        '[[stage]]\nname = "data"\ncommand = "card_data"\n'
+        'args = ["--rules", "no-such-rules", "--out", "{run}/d.npz"]\n'
+        '[[stage]]\nname = "net"\ncommand = "train_cards"\nargs = []\n'
+    )
+    with pytest.raises(SystemExit, match="stage data: card_data exited with 2"):
+        train_chain.main(["--config", str(tmp_path / "c.toml"), "--runs", str(tmp_path)])
+    assert not (tmp_path / "c-s0" / "d.npz").exists()
+    (tmp_path / "d.toml").write_text('[[stage]]\nname = "data"\ncommand = "card_data"\nargs = []\n')
+    with pytest.raises(SystemExit):
+        train_chain.main(["--config", str(tmp_path / "d.toml"), "--runs", str(tmp_path)])
+    assert "the last stage trains the network" in capsys.readouterr().err
