@@ -1,6 +1,6 @@
 r"""One command for a card network's whole recipe: its data, then each training stage, seeded.
 
-    python -m experiments.train_chain --config configs/cards_relaxed.toml --seed 1 \
+    python -m experiments.train_chain --config configs/cards_relaxed.toml --seed 2 \
         --ship cards-relaxed
     python -m experiments.train_chain --config configs/cards_relaxed.toml --set scale=0.01  # smoke
 
@@ -8,10 +8,10 @@ The config's ``[[stage]]`` tables run in order, each a ``card_data`` or ``train_
 command line written as in ``experiments/reproduce.sh``, with ``{seed}``, ``{run}`` (the run
 folder) and ``{data}`` filled in; ``scale`` multiplies every ``--deals``, ``--steps`` and
 ``--positions`` (a smoke run at 0.01, its data in a folder of their own). A data file already
-written is kept (card_data writes whole files or none) and ``train_cards`` keeps its finished
-runs, so a stopped chain goes on where it was. A training stage's network is copied to
-``{run}/<stage>.npz`` for the next to start from; the run folder's ``stages.jsonl`` logs each
-stage's command line and seconds.
+written is kept (card_data writes whole files or none; delete one to make it again) and
+``train_cards`` keeps its finished runs, so a stopped chain goes on where it was. A training
+stage's network is copied to ``{run}/<stage>.npz`` for the next to start from; the run
+folder's ``stages.jsonl`` logs each stage's command line and seconds.
 """
 
 from __future__ import annotations
@@ -75,26 +75,25 @@ def stages(cfg: dict[str, Any], seed: int, run: Path) -> list[tuple[str, str, li
     return out
 
 
-def run_stage(name: str, cmd: str, argv: list[str], run: Path) -> Path | None:
-    """Run one stage in its own process unless its data are there; a network, copied.
+def run_stage(name: str, cmd: str, argv: list[str], run: Path) -> None:
+    """Run one stage in its own process unless its data are there; a network is copied.
 
     Raises:
         SystemExit: the stage failed, or a training stage made other than one network.
     """
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else None
     if cmd == "card_data" and out is not None and out.exists():
-        return None  # written whole or not at all: kept
+        return  # written whole or not at all: kept
     done = subprocess.run([sys.executable, "-m", f"experiments.{cmd}", *argv], cwd=ROOT)
     if done.returncode:
         raise SystemExit(f"stage {name}: {cmd} exited with {done.returncode}")
     if cmd == "card_data":
-        return None
+        return
     nets = sorted(out.glob("*/net.npz")) if out is not None else []
     if len(nets) != 1:
         raise SystemExit(f"stage {name}: {len(nets)} networks in {out}; a stage trains one "
                          "(one --arch, one --seeds, one --positions)")  # fmt: skip
     shutil.copyfile(nets[0], run / f"{name}.npz")
-    return run / f"{name}.npz"
 
 
 def main(argv: list[str] | None = None) -> Path:
