@@ -461,19 +461,21 @@ pyramid-env benchmark --rules relaxed
 python -m experiments.train_cards --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 3000 --lr 1e-3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:20]" --data data/relaxed_scout_hard.npz data/relaxed_scout_b_hard.npz --out results/cards/relaxed-fit-allhard-base --seeds 0
 score results/cards/relaxed-fit-allhard-base/tally_36920_s0/net.npz data/relaxed_scout_hard.npz data/relaxed_scout_b_hard.npz > results/cards/relaxed-fit-allhard-base/train-fit.txt
 
-# Twenty-eighth session (issue 31; docs/learning.md, "Its own sampled games, the temperature,
-# and the recipe from scratch"). cards-msc sampled under msc, against its Q way and greedy-careful.
+# Twenty-eighth session (issue 31; docs/learning.md, "The recipe from scratch, in one command;
+# its own sampled games; the temperature"). cards-msc sampled under msc, against its Q way and
+# greedy-careful.
 python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --rules msc --seeds "val[:500]" --ways sample:1 sample:0.5 q:0.1 policy:0 --workers 2 --out results/cards/msc-sample/cards-msc-val500.jsonl
 pyramid-env benchmark --rules msc --seeds "val[:500]" --agents greedy-careful --workers 2 --out results/cards/msc-sample/gc-val500
-# DAgger with the sampling player: the shipped cards-relaxed plays 20,000 new deals as the
+# DAgger with the sampling player: the chain's seed 1 (cards-relaxed as shipped until this session,
+# data/hard-relaxed-s1.npz of the twenty-seventh session) plays 20,000 new deals as the
 # benchmark plays it; the scouting teacher labels the positions where a move loses.
-python -m experiments.card_data --rules relaxed --deals 20000 --first 36000 --scout --only-hard --behaviour agents/trained/cards-relaxed.npz --workers 2 --out data/relaxed_dagger_sample_hard.npz
+python -m experiments.card_data --rules relaxed --deals 20000 --first 36000 --scout --only-hard --behaviour data/hard-relaxed-s1.npz --workers 2 --out data/relaxed_dagger_sample_hard.npz
 D="python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --steps 3000 --lr 5e-4 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds val[:500] --plays sample:1.0 --init data/hard-relaxed-s1.npz --seeds 1"
 $D --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz data/relaxed_dagger_sample_hard.npz --out results/cards/relaxed-dagger-sample-s1
 $D --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --out results/cards/relaxed-more-control-s1
-# Where the shipped network loses, with its policy's chances there; and its temperature.
-python -m experiments.cards_mistakes agents/trained/cards-relaxed.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-sampling/mistakes-shipped-val500.json
-python -m experiments.cards_combine --nets agents/trained/cards-relaxed.npz --rules relaxed --seeds "val[:500]" --ways sample:0.75 sample:1.5 sample:2 --workers 1 --out results/cards/relaxed-sampling/temperature-val500.jsonl
+# Where that network loses, with its policy's chances there; and its temperature.
+python -m experiments.cards_mistakes data/hard-relaxed-s1.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-sampling/mistakes-shipped-val500.json
+python -m experiments.cards_combine --nets data/hard-relaxed-s1.npz --rules relaxed --seeds "val[:500]" --ways sample:0.75 sample:1.5 sample:2 --workers 1 --out results/cards/relaxed-sampling/temperature-val500.jsonl
 # The recipe from scratch (no cards-msc, no first cards-relaxed): 8,000 steps, small and base.
 for Z in small base; do
   python -m experiments.train_cards --size $Z --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds 0 --out results/cards/relaxed-scratch-$Z
@@ -489,5 +491,8 @@ pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/scratc
 P="results/cards/relaxed-hard-control results/cards/relaxed-hard-s0/test1000-s0 results/cards/relaxed-hard-s1/test1000-s1 results/cards/relaxed-hard-s2/test1000-s2 results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-small/test1000-s2"
 python -m experiments.paired_wins $P --reference hard-relaxed-s1 --out results/cards/relaxed-scratch-small/paired-vs-chain-seed1.md
 python -m experiments.paired_wins $P --reference greedy-careful --out results/cards/relaxed-scratch-small/paired-vs-greedy-careful.md
+# Small seed 2 (best on val) shipped; the main job's table re-run from a fresh clone.
+python -m experiments.ship_agent results/cards/relaxed-scratch-small/tally_895651_s2/net.npz cards-relaxed
+pyramid-env benchmark --rules relaxed
 # The same recipe as one command (configs/cards_relaxed.toml: the data above and the small run).
 python -m experiments.train_chain --config configs/cards_relaxed.toml --set scale=0.01 --runs /tmp/smoke  # a smoke run
