@@ -25,6 +25,7 @@ torch = pytest.importorskip("torch")
 
 from pyramid_env.agents.cardnet_metrics import held_out  # noqa: E402
 from pyramid_env.agents.cardnet_torch import (  # noqa: E402
+    INPUTS,
     build,
     counts_from_packed,
     export,
@@ -35,7 +36,7 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     with_probe,
 )
 
-GROWN_INPUTS = ("order.weight", "tally.weight")  # the embeddings that start at zero
+GROWN_INPUTS = tuple(f"{k}.weight" for k in INPUTS)  # the embeddings that start at zero
 
 
 def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
@@ -144,25 +145,29 @@ def test_cycle_order_counts_the_draws_until_a_stock_card_and_the_cards_on_a_wast
     assert checked > 200
 
 
-def test_the_order_embedding_starts_as_nothing_and_learns():
+@pytest.mark.parametrize(("name", "seed"), [("order", 4), ("tally", 6)])
+def test_an_added_input_starts_as_nothing_and_learns(name, seed):
     counts, packed = _positions("msc")
-    torch.manual_seed(4)
+    torch.manual_seed(seed)
     net = build("rel", "small")
     x = tokens(torch.as_tensor(packed))
     with torch.no_grad():
-        for name, p in net.named_parameters():
-            if name.endswith(".rel"):
+        for param_name, p in net.named_parameters():
+            if param_name.endswith(".rel"):
                 p.normal_(0.0, 2.0)
         before = net(x).numpy()
-    ordered = with_inputs(net, "order")
-    assert ordered.meta["order"] and ordered.meta["rel"]
-    out = ordered(x)
+    grown = with_inputs(net, name)
+    assert grown.meta[name] and grown.meta["rel"]
+    assert not any(grown.meta.get(other) for other in INPUTS if other != name)
+    out = grown(x)
     np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-6)
     out.square().mean().backward()
-    grad = ordered.order.weight.grad
-    assert grad[1:].abs().sum() > 0 and grad[0].abs().sum() == 0  # row 0: no card, no gradient
-    with pytest.raises(ValueError, match="has the 'order' input already"):
-        with_inputs(ordered, "order")
+    grad = getattr(grown, name).weight.grad
+    assert grad.abs().sum() > 0
+    if name == "order":  # row 0: no card, no gradient
+        assert grad[0].abs().sum() == 0
+    with pytest.raises(ValueError, match=f"has the '{name}' input already"):
+        with_inputs(grown, name)
 
 
 def test_tallies_count_each_cards_partners_and_rivals_as_the_engine_deals_them():
@@ -199,24 +204,6 @@ def test_tallies_count_each_cards_partners_and_rivals_as_the_engine_deals_them()
             assert list(got[i]) == [min(c, 4) for c in want], (deal, i)
             checked += 1
     assert checked > 500
-
-
-def test_the_tally_embedding_starts_as_nothing_and_learns():
-    counts, packed = _positions("msc")
-    torch.manual_seed(6)
-    net = build("rel", "small")
-    x = tokens(torch.as_tensor(packed))
-    before = net(x).detach().numpy()
-    tallied = with_inputs(net, "tally")
-    assert tallied.meta["tally"] and not tallied.meta.get("order")
-    out = tallied(x)
-    np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-6)
-    out.square().mean().backward()
-    assert tallied.tally.weight.grad.abs().sum() > 0
-    both = with_inputs(tallied, "order")
-    assert both.meta["tally"] and both.meta["order"]
-    with pytest.raises(ValueError, match="'lengths' is not one of"):
-        with_inputs(net, "lengths")
 
 
 def _legal(packed: np.ndarray) -> np.ndarray:
