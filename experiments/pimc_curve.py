@@ -18,7 +18,7 @@ seeds of one setting say how many deals a setting wins or loses by the sampling'
 
 Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
 ``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on
-the same deals can be compared deal by deal: ``python -m experiments.paired_wins
+the same deals can be compared deal by deal: ``pyramid-env compare
 results/pimc_delay_paired/episodes-two-pass.csv --reference pimc-32``.
 """
 

@@ -370,7 +370,7 @@ for S in 0 1 2; do
 done
 pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents greedy greedy-careful /tmp/rel-two-pass-pimc8-s0.npz /tmp/rel-two-pass-pimc8-s1.npz /tmp/rel-two-pass-pimc8-s2.npz --workers 2 --out results/cards/two-pass-pimc8/test1000
 pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents /tmp/rel-two-pass-pimc8-600k-s0.npz /tmp/rel-two-pass-pimc8-600k-s1.npz /tmp/rel-two-pass-pimc8-600k-s2.npz --workers 2 --out results/cards/two-pass-pimc8-600k/test1000
-python -m experiments.paired_wins results/cards/two-pass-pimc8/test1000 results/cards/two-pass-pimc8-600k/test1000 --reference greedy-careful --out results/cards/two-pass-pimc8-600k/paired.md
+pyramid-env compare results/cards/two-pass-pimc8/test1000 results/cards/two-pass-pimc8-600k/test1000 --reference greedy-careful --out results/cards/two-pass-pimc8-600k/paired.md
 # The card network's faster numpy forward: the main job's table, and the msc row of cards-msc.
 pyramid-env benchmark
 pyramid-env benchmark --rules msc --agents cards-msc --workers 2 --out results/cards/msc-cards-rerun
@@ -381,7 +381,7 @@ pyramid-env benchmark --rules msc --agents cards-msc --workers 2 --out results/c
 P="python -m experiments.pimc_curve --samples 32 --workers 1 --seeds test[:1000] --out results/pimc_delay_paired"
 for R in two-pass one-pass three-pass msc; do $P --rules $R; $P --rules $R --delay; done
 for R in two-pass one-pass three-pass msc; do
-  python -m experiments.paired_wins results/pimc_delay_paired/episodes-$R.csv --reference pimc-32 --out results/pimc_delay_paired/paired-$R.md
+  pyramid-env compare results/pimc_delay_paired/episodes-$R.csv --reference pimc-32 --out results/pimc_delay_paired/paired-$R.md
 done
 python -m experiments.pimc_blame two-pass "val[:150]" --delay > results/pimc_delay_paired/blame-two-pass-val150-delay.txt
 # Twenty-sixth session (issue 31; docs/learning.md, "The stock's order counted"): the same data
@@ -408,7 +408,7 @@ for S in 1 2; do
 done
 { cat results/pimc_delay_paired/episodes-two-pass.csv; for d in s1 s2 delay-s1 delay-s2; do tail -n +2 results/pimc_seed_luck/$d/episodes-two-pass.csv; done; } > results/pimc_seed_luck/episodes-two-pass.csv
 for R in pimc-32 pimc-seed1-32 pimc-seed2-32; do
-  python -m experiments.paired_wins results/pimc_seed_luck/episodes-two-pass.csv --reference $R --out results/pimc_seed_luck/paired-two-pass-vs-$R.md
+  pyramid-env compare results/pimc_seed_luck/episodes-two-pass.csv --reference $R --out results/pimc_seed_luck/paired-two-pass-vs-$R.md
 done
 # Twenty-seventh session (issue 31; docs/learning.md, "The deciding positions drawn into every
 # batch, and a policy that samples"). The relaxed scouting data of the twenty-second session
@@ -453,8 +453,8 @@ done
 cp $R1 data/cards-relaxed-old.npz
 pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/cards-relaxed-old.npz greedy-careful --workers 1 --out results/cards/relaxed-hard-control
 H="results/cards/relaxed-hard-control results/cards/relaxed-hard-s0/test1000-s0 results/cards/relaxed-hard-s1/test1000-s1 results/cards/relaxed-hard-s2/test1000-s2"
-python -m experiments.paired_wins $H --reference cards-relaxed-old --out results/cards/relaxed-hard-control/paired-vs-first-cards-relaxed.md
-python -m experiments.paired_wins $H --reference hard-relaxed-s1 --out results/cards/relaxed-hard-control/paired-vs-shipped-seed1.md
+pyramid-env compare $H --reference cards-relaxed-old --out results/cards/relaxed-hard-control/paired-vs-first-cards-relaxed.md
+pyramid-env compare $H --reference hard-relaxed-s1 --out results/cards/relaxed-hard-control/paired-vs-shipped-seed1.md
 python -m experiments.ship_agent results/cards/relaxed-hard-s1/tally_895651_s1/net.npz cards-relaxed
 pyramid-env benchmark --rules relaxed
 # Capacity: the base size on the deciding positions alone (the two files, 36,920 positions).
@@ -489,8 +489,8 @@ pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/scratc
 pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/scratch-small-s2.npz --workers 1 --out results/cards/relaxed-scratch-small/test1000-s2
 # Paired with the chain's seeds (the twenty-seventh session's runs) and greedy-careful.
 P="results/cards/relaxed-hard-control results/cards/relaxed-hard-s0/test1000-s0 results/cards/relaxed-hard-s1/test1000-s1 results/cards/relaxed-hard-s2/test1000-s2 results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-small/test1000-s2"
-python -m experiments.paired_wins $P --reference hard-relaxed-s1 --out results/cards/relaxed-scratch-small/paired-vs-chain-seed1.md
-python -m experiments.paired_wins $P --reference greedy-careful --out results/cards/relaxed-scratch-small/paired-vs-greedy-careful.md
+pyramid-env compare $P --reference hard-relaxed-s1 --out results/cards/relaxed-scratch-small/paired-vs-chain-seed1.md
+pyramid-env compare $P --reference greedy-careful --out results/cards/relaxed-scratch-small/paired-vs-greedy-careful.md
 # Small seed 2 (best on val) shipped; the main job's table re-run from a fresh clone.
 python -m experiments.ship_agent results/cards/relaxed-scratch-small/tally_895651_s2/net.npz cards-relaxed
 pyramid-env benchmark --rules relaxed

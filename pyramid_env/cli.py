@@ -1,7 +1,8 @@
-"""The ``pyramid-env`` command line: ``show``, ``solve``, ``benchmark``, ``play``, ``replay``.
+"""The ``pyramid-env`` command line: show, solve, benchmark, compare, play and replay.
 
 ``show`` prints a deal's board, code and rules; ``solve`` solves it (the solver knows the stock
-order); ``benchmark`` plays every agent on fixed deals (:mod:`pyramid_env.benchmark`); ``play``
+order); ``benchmark`` plays every agent on fixed deals (:mod:`pyramid_env.benchmark`);
+``compare`` pairs agents deal by deal from benchmark runs; ``play``
 is a game in the terminal (:mod:`pyramid_env.play`); ``replay`` writes a saved game as a web
 page (:mod:`pyramid_env.replay`). Help text is plain (argparse prints it as written); the agent
 list of ``benchmark --help`` is filled in only when help is shown (:class:`HelpFormatter`), as it
@@ -15,6 +16,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pyramid_env.argtypes import integer, positive, seconds
@@ -43,6 +45,8 @@ examples:
   pyramid-env solve --deal 5 --shortest   a shortest winning line (or "loss")
   pyramid-env benchmark                   every agent on 1,000 test deals
   pyramid-env benchmark --agents greedy solver --seeds "val[:200]"
+  pyramid-env compare results/benchmark/relaxed   each agent against greedy-careful,
+                                          deal by deal (McNemar's test)
   pyramid-env play --rules msc --deal 5   play deal 5 in the terminal
   pyramid-env replay game.json --analyse  a saved game as a page, losing move marked
 
@@ -56,6 +60,14 @@ SOLVE_DESCRIPTION = """\
 Solve a deal exactly: won or lost, with a winning line (with --shortest, one
 with the fewest steps). The solver sees the whole stock order. With no deal
 given, deal 0."""
+
+COMPARE_DESCRIPTION = """\
+Pair agents deal by deal from benchmark runs: for each agent, the deals both it
+and the reference win, the deals only one of them wins, and McNemar's exact
+test of whether those split deals lean one way more than coin flips would. Two
+win rates on the same deals are not independent, so their intervals can
+overlap where one agent wins all the other's deals and more; the split deals
+are what tell them apart."""
 
 REPLAY_DESCRIPTION = """\
 Write a saved game (Game.save, pyramid-env play's save) or a replay file as
@@ -145,6 +157,18 @@ def _benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from pyramid_env.benchmark.compare import DEFAULT_REFERENCE, compare, markdown, read_runs
+    from pyramid_env.engine.files import write_atomic
+
+    rows = compare(read_runs(args.runs), args.reference or DEFAULT_REFERENCE, args.agents)
+    text = json.dumps([r.to_dict() for r in rows]) + "\n" if args.json else markdown(rows)
+    print(text, end="")
+    if args.out:
+        write_atomic(args.out, text)
+    return 0
+
+
 def _command(
     sub: argparse._SubParsersAction, name: str, func: Any, **kwargs: Any
 ) -> argparse.ArgumentParser:
@@ -197,6 +221,15 @@ def _parser() -> argparse.ArgumentParser:
             epilog=BENCHMARK_EPILOG,
         )
     )
+    _add_compare_args(
+        _command(
+            sub,
+            "compare",
+            _compare,
+            help="agents paired deal by deal with a reference, from benchmark runs",
+            description=COMPARE_DESCRIPTION,
+        )
+    )
     add_play_args(
         _command(
             sub, "play", run_play, help="play a deal in the terminal", description=PLAY_DESCRIPTION
@@ -212,6 +245,24 @@ def _parser() -> argparse.ArgumentParser:
         )
     )
     return parser
+
+
+def _add_compare_args(compare: argparse.ArgumentParser) -> None:
+    compare.add_argument(
+        "runs", nargs="+", type=Path, metavar="RUN",
+        help="benchmark output folders (their episodes.csv) or episodes CSV files, of one "
+        "rule set and the same deals; several join into one set of agents",
+    )  # fmt: skip
+    compare.add_argument(
+        "--reference", metavar="AGENT",
+        help="the agent every other is paired with (default greedy-careful, the strongest "
+        "rule without search)",
+    )  # fmt: skip
+    compare.add_argument(
+        "--agents", nargs="+", metavar="AGENT", help="only these agents (default: all others)"
+    )
+    compare.add_argument("--json", action="store_true", help="print the rows as JSON")
+    compare.add_argument("--out", type=Path, metavar="FILE", help="write the output here too")
 
 
 def _add_benchmark_args(bench: argparse.ArgumentParser) -> None:

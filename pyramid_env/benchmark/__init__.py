@@ -6,7 +6,8 @@
 :mod:`~pyramid_env.benchmark.planning` prints its plan, :mod:`~pyramid_env.benchmark.roster`
 builds and checks the agents, :mod:`~pyramid_env.benchmark.store` keeps the rows (CSV, resume,
 digests), :mod:`~pyramid_env.benchmark.table` and :mod:`~pyramid_env.benchmark.chart` show
-them; the agents and their kinds: :mod:`pyramid_env.agents.catalogue`.
+them, :mod:`~pyramid_env.benchmark.compare` pairs agents deal by deal; the agents and their
+kinds: :mod:`pyramid_env.agents.catalogue`.
 """
 
 from pyramid_env.agents.catalogue import (

@@ -34,7 +34,7 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
 
 
 def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
-    from experiments import paired_wins
+    from pyramid_env.benchmark.compare import compare, markdown, read_runs
 
     base = ["--rules", "msc", "--seeds", "val[:4]", "--samples", "1", "2", "--workers", "1",
             "--out", str(tmp_path)]  # fmt: skip
@@ -48,9 +48,9 @@ def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
     for n in ("1", "2"):
         won = sum(r["won"] == "True" for r in rows if r["agent"] == f"pimc-{n}")
         assert won == curve[n]
-    agents = paired_wins.load([tmp_path / "episodes-msc.csv"])
+    agents = read_runs([tmp_path / "episodes-msc.csv"])
     assert set(agents) == {"pimc-1", "pimc-2"} and len(agents["pimc-2"]) == 4
-    assert "| pimc-2 | " in paired_wins.table(agents, "pimc-1")
+    assert "| pimc-2 | 4 | " in markdown(compare(agents, "pimc-1"))
 
 
 def test_agent_seed_reaches_evaluate_and_names_the_row(tmp_path, monkeypatch):

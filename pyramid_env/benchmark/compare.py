@@ -1,0 +1,191 @@
+"""Paired comparison: each agent against one reference agent, deal by deal, from benchmark runs.
+
+    pyramid-env compare results/benchmark/relaxed --reference greedy-careful
+
+Two win rates on the same deals are not independent samples, so the table's intervals overlap
+even where one agent wins every deal the other wins and a few more. Only the deals that split
+the two carry the difference, so McNemar's exact test asks of them alone whether they lean one
+way more than coin flips would. The runs are benchmark folders (their ``episodes.csv``) or such
+CSV files, of one rule set and the same deals; several join into one set of agents.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pyramid_env.benchmark.store import EPISODE_FIELDS, RUN_FILE
+from pyramid_env.engine.errors import PyramidError, shorten
+from pyramid_env.engine.files import read_json, read_text
+
+DEFAULT_REFERENCE = "greedy-careful"  # the strongest rule without search: the yardstick to beat
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """One agent against the reference on the deals both played.
+
+    Attributes:
+        agent: the agent's name in the runs.
+        reference: the agent it is paired with.
+        deals: the deals both played.
+        agent_wins: the deals the agent won.
+        reference_wins: the deals the reference won.
+        both: the deals both won.
+        only_agent: the deals the agent won and the reference lost.
+        only_reference: the deals the reference won and the agent lost.
+        p_value: McNemar's exact two-sided p: the split deals as fair coin flips.
+    """
+
+    agent: str
+    reference: str
+    deals: int
+    agent_wins: int
+    reference_wins: int
+    both: int
+    only_agent: int
+    only_reference: int
+    p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as a dict of JSON values."""
+        return asdict(self)
+
+
+def mcnemar(only_a: int, only_b: int) -> float:
+    """McNemar's exact two-sided p-value for ``only_a`` and ``only_b`` split deals.
+
+    Under the null hypothesis each split deal goes either way with chance 1/2, so the smaller
+    count is a binomial tail; doubled, capped at 1.
+
+    Raises:
+        ValueError: a negative count.
+    """
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"split deals {only_a}, {only_b}: counts, at least 0")
+    n, k = only_a + only_b, min(only_a, only_b)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def _csv_path(source: Path) -> Path:
+    return source / "episodes.csv" if source.is_dir() else source
+
+
+def read_runs(sources: Sequence[Path]) -> dict[str, dict[int, bool]]:
+    """Per agent, per deal, whether it won: the rows of every source, joined.
+
+    A source is a benchmark folder (its ``episodes.csv``; its ``run.json``, where there is
+    one, names the rules, which must agree across folders) or an episodes CSV file.
+
+    Raises:
+        PyramidError: a source missing or not an episodes CSV, two sources of other rules,
+            an agent with two results for one deal, or a deal the solver wins in one source
+            and loses in another (not the same deals or rules), each named.
+    """
+    if not sources:
+        raise PyramidError("compare: no runs given; pass benchmark folders or episodes CSVs")
+    agents: dict[str, dict[int, bool]] = {}
+    solver: dict[int, str] = {}
+    rules: dict[str, Path] = {}
+    for source in sources:
+        settings = source / RUN_FILE
+        if source.is_dir() and settings.exists():
+            saved = read_json(settings, "run settings")
+            name = saved.get("rules") if isinstance(saved, dict) else None
+            if isinstance(name, str):
+                rules.setdefault(name, source)
+        if len(rules) > 1:
+            (a, pa), (b, pb) = list(rules.items())[:2]
+            raise PyramidError(f"compare: {pa} is a run of {a!r} and {pb} of {b!r}; pair runs "
+                               "of one rule set")  # fmt: skip
+        for row in _rows(_csv_path(source)):
+            where = f"{_csv_path(source)}: agent {shorten(row['agent'])}, deal {row['deal']}"
+            try:
+                deal = int(row["deal"])
+            except ValueError:
+                raise PyramidError(f"{where}: the deal is not a number") from None
+            if row["won"] not in ("True", "False"):
+                raise PyramidError(f"{where}: won is {shorten(row['won'])}, not True or False")
+            if solver.setdefault(deal, row["solver_won"]) != row["solver_won"]:
+                raise PyramidError(f"{where}: the solver's verdict differs from another "
+                                   "run's; pair runs of the same deals and rules")  # fmt: skip
+            won = agents.setdefault(row["agent"], {})
+            if won.setdefault(deal, row["won"] == "True") != (row["won"] == "True"):
+                raise PyramidError(f"{where}: played twice with other results")
+    return agents
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    """The rows of one episodes CSV, its columns checked."""
+    try:
+        text = read_text(path, "episodes CSV")
+    except OSError as err:
+        raise PyramidError(f"compare: {path}: {err.strerror or err}") from err
+    reader = csv.DictReader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as err:
+        raise PyramidError(f"compare: {path} is not a CSV file ({err})") from err
+    if tuple(reader.fieldnames or ()) != EPISODE_FIELDS:
+        raise PyramidError(f"compare: {path} has the columns {shorten(reader.fieldnames, 200)}, "
+                           f"not a benchmark's episodes ({', '.join(EPISODE_FIELDS)})")  # fmt: skip
+    return rows
+
+
+def compare(
+    runs: dict[str, dict[int, bool]],
+    reference: str = DEFAULT_REFERENCE,
+    agents: Sequence[str] | None = None,
+) -> list[Paired]:
+    """Each agent (``agents``, or every other one in ``runs``) paired with ``reference``.
+
+    Raises:
+        PyramidError: ``reference`` or an agent not in the runs, or an agent that did not
+            play the reference's deals, naming what is there.
+    """
+    names = sorted(runs)
+    for name in [reference, *(agents or ())]:
+        if name not in runs:
+            raise PyramidError(f"compare: agent {name!r} is not in the runs; they hold "
+                               f"{', '.join(names)}")  # fmt: skip
+    ref = runs[reference]
+    rows = []
+    for name in agents or [n for n in runs if n != reference]:
+        eps = runs[name]
+        if set(eps) != set(ref):
+            missing = len(set(ref) - set(eps)) + len(set(eps) - set(ref))
+            raise PyramidError(f"compare: {name!r} and {reference!r} did not play the same "
+                               f"deals ({missing} played by one only)")  # fmt: skip
+        a = {d for d, won in eps.items() if won}
+        b = {d for d, won in ref.items() if won}
+        only_a, only_b = len(a - b), len(b - a)
+        rows.append(Paired(name, reference, len(eps), len(a), len(b), len(a & b), only_a,
+                           only_b, mcnemar(only_a, only_b)))  # fmt: skip
+    return rows
+
+
+def markdown(rows: Sequence[Paired]) -> str:
+    """The rows as a markdown table, one agent a line."""
+    if not rows:
+        return "(no agent besides the reference)\n"
+    ref = rows[0].reference
+    lines = [
+        f"| agent | deals | agent wins | `{ref}` wins | both | only the agent | only `{ref}` "
+        "| McNemar p |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(f"| {r.agent} | {r.deals} | {r.agent_wins} | {r.reference_wins} | {r.both} "
+                     f"| {r.only_agent} | {r.only_reference} | {r.p_value:.3g} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["DEFAULT_REFERENCE", "Paired", "compare", "markdown", "mcnemar", "read_runs"]

@@ -1,0 +1,121 @@
+"""compare: agents paired deal by deal from benchmark runs, and McNemar's exact test."""
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from pyramid_env.benchmark import run
+from pyramid_env.benchmark.compare import compare, markdown, mcnemar, read_runs
+from pyramid_env.cli import main
+from pyramid_env.engine import PyramidError
+
+
+@pytest.fixture(scope="module")
+def msc_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("msc")
+    run("msc", "test[:12]", ["greedy", "greedy-careful", "first-removal"], out=out, workers=1,
+        progress=False, replays=0)  # fmt: skip
+    return out
+
+
+def _won(folder):
+    with open(folder / "episodes.csv", newline="") as f:
+        return {(r["agent"], int(r["deal"])) for r in csv.DictReader(f) if r["won"] == "True"}
+
+
+def test_counts_are_the_episodes_of_a_real_run(msc_run):
+    won = _won(msc_run)
+    runs = read_runs([msc_run])
+    assert sorted(runs) == ["first-removal", "greedy", "greedy-careful"]
+    assert {d for d, w in runs["greedy"].items() if w} == {d for a, d in won if a == "greedy"}
+    rows = {r.agent: r for r in compare(runs, "greedy-careful")}
+    assert set(rows) == {"greedy", "first-removal"}
+    for name, row in rows.items():
+        mine = {d for a, d in won if a == name}
+        ref = {d for a, d in won if a == "greedy-careful"}
+        assert (row.deals, row.agent_wins, row.reference_wins) == (12, len(mine), len(ref))
+        assert (row.both, row.only_agent, row.only_reference) == (
+            len(mine & ref), len(mine - ref), len(ref - mine))  # fmt: skip
+        assert row.p_value == mcnemar(row.only_agent, row.only_reference)
+    only = compare(runs, "greedy-careful", ["greedy"])
+    assert [r.agent for r in only] == ["greedy"]
+    assert markdown(only).splitlines()[2].startswith(f"| greedy | 12 | {only[0].agent_wins} |")
+
+
+def test_mcnemar_exact():
+    assert mcnemar(0, 6) == pytest.approx(2 / 64)
+    assert mcnemar(3, 3) == 1.0
+    assert mcnemar(0, 0) == 1.0
+    # 10 against 26: R's binom.test(10, 36) gives 0.01133
+    assert mcnemar(10, 26) == pytest.approx(0.0113, abs=1e-4)
+    assert mcnemar(26, 10) == mcnemar(10, 26)
+    with pytest.raises(ValueError, match="at least 0"):
+        mcnemar(-1, 3)
+
+
+def test_runs_split_over_folders_join(msc_run, tmp_path):
+    """Agents run apart on the same deals pair as if run together."""
+    rows = list(csv.DictReader(open(msc_run / "episodes.csv", newline="")))
+    for i, name in enumerate(["greedy", "greedy-careful"]):
+        part = tmp_path / f"part{i}.csv"
+        with open(part, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(r for r in rows if r["agent"] == name)
+    apart = compare(read_runs([tmp_path / "part0.csv", tmp_path / "part1.csv"]))
+    together = compare(read_runs([msc_run]), agents=["greedy"])
+    assert apart == together
+
+
+def test_bad_input_is_named(msc_run, tmp_path):
+    runs = read_runs([msc_run])
+    with pytest.raises(PyramidError, match="agent 'gc' is not in the runs; they hold first-rem"):
+        compare(runs, "gc")
+    with pytest.raises(PyramidError, match="agent 'nope' is not in the runs"):
+        compare(runs, "greedy", ["nope"])
+    short = {**runs, "greedy": {d: w for d, w in runs["greedy"].items() if d != 0}}
+    with pytest.raises(PyramidError, match="did not play the same deals \\(1 played by one only"):
+        compare(short, "greedy-careful", ["greedy"])
+    with pytest.raises(PyramidError, match="no runs given"):
+        read_runs([])
+    with pytest.raises(PyramidError, match="does not exist"):
+        read_runs([tmp_path / "missing"])
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text("agent,deal,won\ngreedy,0,True\n")
+    with pytest.raises(PyramidError, match="not a benchmark's episodes"):
+        read_runs([wrong])
+
+
+def test_runs_of_other_rules_or_deals_are_refused(msc_run, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(msc_run, other)
+    settings = json.loads((other / "run.json").read_text())
+    (other / "run.json").write_text(json.dumps(settings | {"rules": "two-pass"}))
+    with pytest.raises(PyramidError, match="a run of 'msc' and .* of 'two-pass'"):
+        read_runs([msc_run, other])
+    text = (msc_run / "episodes.csv").read_text().splitlines()
+    first = text[1].split(",")
+    flipped = first[:7] + ["False" if first[7] == "True" else "True"] + first[8:]
+    (other / "episodes.csv").write_text("\n".join([text[0], ",".join(flipped)]) + "\n")
+    (other / "run.json").write_text(json.dumps(settings))
+    with pytest.raises(PyramidError, match="the solver's verdict differs"):
+        read_runs([msc_run, other])
+    won = first[:2] + ["False" if first[2] == "True" else "True"] + first[3:]
+    (other / "episodes.csv").write_text("\n".join([text[0], ",".join(won)]) + "\n")
+    with pytest.raises(PyramidError, match="played twice with other results"):
+        read_runs([msc_run, other])
+
+
+def test_command_line(msc_run, tmp_path, capsys):
+    out = tmp_path / "paired.json"
+    args = ["compare", str(msc_run), "--reference", "greedy", "--json", "--out", str(out)]
+    assert main(args) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["agent"] for r in rows] == [r.agent for r in compare(read_runs([msc_run]), "greedy")]
+    assert json.loads(out.read_text()) == rows
+    assert main(["compare", str(msc_run)]) == 0
+    assert "| greedy | 12 |" in capsys.readouterr().out  # greedy-careful is the default
+    assert main(["compare", str(msc_run), "--reference", "nobody"]) == 2
+    assert "agent 'nobody' is not in the runs" in capsys.readouterr().err
