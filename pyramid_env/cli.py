@@ -67,7 +67,7 @@ and the reference win, the deals only one of them wins, and McNemar's exact
 test of whether those split deals lean one way more than coin flips would. Two
 win rates on the same deals are not independent, so their intervals can
 overlap where one agent wins all the other's deals and more; the split deals
-are what tell them apart."""
+are what tell them apart. --across-seeds pools several seeds of one recipe."""
 
 REPLAY_DESCRIPTION = """\
 Write a saved game (Game.save, pyramid-env play's save) or a replay file as
@@ -158,11 +158,23 @@ def _benchmark(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from pyramid_env.benchmark.compare import DEFAULT_REFERENCE, compare, markdown, read_runs
+    from pyramid_env.benchmark import compare as cmp
     from pyramid_env.engine.files import write_atomic
 
-    rows = compare(read_runs(args.runs), args.reference or DEFAULT_REFERENCE, args.agents)
-    text = json.dumps([r.to_dict() for r in rows]) + "\n" if args.json else markdown(rows)
+    runs = cmp.read_runs(args.runs)
+    groups = args.across_seeds or []
+    paired = []
+    if not groups or args.reference or args.agents:  # seeds alone: no pairing asked for
+        paired = cmp.compare(runs, args.reference or cmp.DEFAULT_REFERENCE, args.agents)
+    pooled = [cmp.across_seeds(runs, group) for group in groups]
+    if args.json:
+        rows = {"paired": [r.to_dict() for r in paired], "seeds": [r.to_dict() for r in pooled]}
+        text = json.dumps(rows) + "\n"
+    else:
+        parts = ([cmp.markdown(paired)] if paired else []) + (
+            [cmp.seeds_markdown(pooled)] if pooled else []
+        )
+        text = "\n".join(parts)
     print(text, end="")
     if args.out:
         write_atomic(args.out, text)
@@ -261,6 +273,12 @@ def _add_compare_args(compare: argparse.ArgumentParser) -> None:
     compare.add_argument(
         "--agents", nargs="+", metavar="AGENT", help="only these agents (default: all others)"
     )
+    compare.add_argument(
+        "--across-seeds", nargs="+", action="append", metavar="AGENT",
+        help="these agents are seeds of one recipe: their mean share of the solver's wins, "
+        "with a 95%% bootstrap interval over seeds and deals (repeat for several recipes; "
+        "alone, without --reference or --agents, no pairing is printed)",
+    )  # fmt: skip
     compare.add_argument("--json", action="store_true", help="print the rows as JSON")
     compare.add_argument("--out", type=Path, metavar="FILE", help="write the output here too")
 

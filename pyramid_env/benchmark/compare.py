@@ -5,8 +5,8 @@
 Two win rates on the same deals are not independent samples, so the table's intervals overlap
 even where one agent wins every deal the other wins and a few more. Only the deals that split
 the two carry the difference, so McNemar's exact test asks of them alone whether they lean one
-way more than coin flips would. The runs are benchmark folders (their ``episodes.csv``) or such
-CSV files, of one rule set and the same deals; several join into one set of agents.
+way more than coin flips would. :func:`across_seeds` pools the runs of one recipe's seeds: their
+mean share of the solver's wins, with a bootstrap interval over seeds and deals.
 """
 
 from __future__ import annotations
@@ -19,11 +19,28 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pyramid_env.benchmark.store import EPISODE_FIELDS, RUN_FILE
 from pyramid_env.engine.errors import PyramidError, shorten
 from pyramid_env.engine.files import read_json, read_text
 
 DEFAULT_REFERENCE = "greedy-careful"  # the strongest rule without search: the yardstick to beat
+BOOTSTRAP = 10_000  # resamples behind an interval across seeds
+VERDICTS = {"True": True, "False": False, "": None}  # episodes.csv's solver_won ("": unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    """Benchmark runs joined: what each agent won, and what the solver won, deal by deal.
+
+    Attributes:
+        won: per agent, per deal, whether it won.
+        solver_won: per deal, the solver's verdict (None where it ran out of budget).
+    """
+
+    won: dict[str, dict[int, bool]]
+    solver_won: dict[int, bool | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +96,8 @@ def _csv_path(source: Path) -> Path:
     return source / "episodes.csv" if source.is_dir() else source
 
 
-def read_runs(sources: Sequence[Path]) -> dict[str, dict[int, bool]]:
-    """Per agent, per deal, whether it won: the rows of every source, joined.
+def read_runs(sources: Sequence[Path]) -> Runs:
+    """The rows of every source, joined.
 
     A source is a benchmark folder (its ``episodes.csv``; its ``run.json``, where there is
     one, names the rules, which must agree across folders) or an episodes CSV file.
@@ -93,7 +110,7 @@ def read_runs(sources: Sequence[Path]) -> dict[str, dict[int, bool]]:
     if not sources:
         raise PyramidError("compare: no runs given; pass benchmark folders or episodes CSVs")
     agents: dict[str, dict[int, bool]] = {}
-    solver: dict[int, str] = {}
+    solver: dict[int, bool | None] = {}
     rules: dict[str, Path] = {}
     for source in sources:
         settings = source / RUN_FILE
@@ -112,15 +129,18 @@ def read_runs(sources: Sequence[Path]) -> dict[str, dict[int, bool]]:
                 deal = int(row["deal"])
             except ValueError:
                 raise PyramidError(f"{where}: the deal is not a number") from None
-            if row["won"] not in ("True", "False"):
-                raise PyramidError(f"{where}: won is {shorten(row['won'])}, not True or False")
-            if solver.setdefault(deal, row["solver_won"]) != row["solver_won"]:
+            if row["won"] not in ("True", "False") or row["solver_won"] not in VERDICTS:
+                raise PyramidError(f"{where}: won {shorten(row['won'])}, solver_won "
+                                   f"{shorten(row['solver_won'])}: True or False (solver_won "
+                                   "also empty)")  # fmt: skip
+            verdict = VERDICTS[row["solver_won"]]
+            if solver.setdefault(deal, verdict) != verdict:
                 raise PyramidError(f"{where}: the solver's verdict differs from another "
                                    "run's; pair runs of the same deals and rules")  # fmt: skip
             won = agents.setdefault(row["agent"], {})
             if won.setdefault(deal, row["won"] == "True") != (row["won"] == "True"):
                 raise PyramidError(f"{where}: played twice with other results")
-    return agents
+    return Runs(agents, solver)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -140,8 +160,15 @@ def _rows(path: Path) -> list[dict[str, str]]:
     return rows
 
 
+def _check_names(runs: Runs, names: Sequence[str]) -> None:
+    for name in names:
+        if name not in runs.won:
+            raise PyramidError(f"compare: agent {name!r} is not in the runs; they hold "
+                               f"{', '.join(sorted(runs.won))}")  # fmt: skip
+
+
 def compare(
-    runs: dict[str, dict[int, bool]],
+    runs: Runs,
     reference: str = DEFAULT_REFERENCE,
     agents: Sequence[str] | None = None,
 ) -> list[Paired]:
@@ -151,15 +178,11 @@ def compare(
         PyramidError: ``reference`` or an agent not in the runs, or an agent that did not
             play the reference's deals, naming what is there.
     """
-    names = sorted(runs)
-    for name in [reference, *(agents or ())]:
-        if name not in runs:
-            raise PyramidError(f"compare: agent {name!r} is not in the runs; they hold "
-                               f"{', '.join(names)}")  # fmt: skip
-    ref = runs[reference]
+    _check_names(runs, [reference, *(agents or ())])
+    ref = runs.won[reference]
     rows = []
-    for name in agents or [n for n in runs if n != reference]:
-        eps = runs[name]
+    for name in agents or [n for n in runs.won if n != reference]:
+        eps = runs.won[name]
         if set(eps) != set(ref):
             missing = len(set(ref) - set(eps)) + len(set(eps) - set(ref))
             raise PyramidError(f"compare: {name!r} and {reference!r} did not play the same "
@@ -188,4 +211,89 @@ def markdown(rows: Sequence[Paired]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["DEFAULT_REFERENCE", "Paired", "compare", "markdown", "mcnemar", "read_runs"]
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """Several seeds of one recipe, pooled: their share of the solver's wins.
+
+    Attributes:
+        agents: the seeds' agent names.
+        deals: the deals the solver wins (the share's denominator).
+        per_seed: each seed's share of them.
+        mean: the mean over the seeds.
+        low: the 2.5th percentile of the bootstrap's means.
+        high: the 97.5th.
+    """
+
+    agents: tuple[str, ...]
+    deals: int
+    per_seed: tuple[float, ...]
+    mean: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as a dict of JSON values."""
+        return asdict(self)
+
+
+def across_seeds(runs: Runs, agents: Sequence[str], reps: int = BOOTSTRAP, seed: int = 0) -> Seeds:
+    """The seeds ``agents`` of one recipe: mean share of the solver's wins, 95% interval.
+
+    Each resample draws the seeds with replacement (rliable's bootstrap over runs) and the
+    solver's winning deals with replacement, the same deals for every seed (they played the
+    same ones), so the interval carries both the seeds' spread and the deals' luck. With
+    three seeds the seeds' part alone would be their range.
+
+    Raises:
+        PyramidError: an agent not in the runs, one that did not play every deal the solver
+            wins, no deal the solver wins, or ``reps`` below 1.
+    """
+    _check_names(runs, agents)
+    if not agents or reps < 1:
+        raise PyramidError(f"compare: {len(agents)} seeds, {reps} resamples: at least 1 each")
+    winnable = sorted(d for d, v in runs.solver_won.items() if v)
+    if not winnable:
+        raise PyramidError("compare: the solver wins none of the runs' deals: no share to take")
+    for name in agents:
+        if missing := [d for d in winnable if d not in runs.won[name]]:
+            raise PyramidError(f"compare: {name!r} did not play {len(missing)} of the deals "
+                               f"the solver wins (deal {missing[0]} first)")  # fmt: skip
+    won = np.array([[runs.won[a][d] for d in winnable] for a in agents], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    n, k = len(winnable), len(agents)
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=reps)  # (reps, n): deals drawn
+    shares = counts @ won.T / n  # (reps, k): each seed's share on each resample's deals
+    picks = rng.integers(0, k, size=(reps, k))  # seeds drawn
+    means = np.take_along_axis(shares, picks, 1).mean(1)
+    per_seed = won.mean(1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return Seeds(tuple(agents), n, tuple(float(x) for x in per_seed), float(per_seed.mean()),
+                 float(low), float(high))  # fmt: skip
+
+
+def seeds_markdown(rows: Sequence[Seeds]) -> str:
+    """Pooled seeds as a markdown table, one recipe a line."""
+    lines = [
+        "| seeds | solver wins | each seed | mean | 95% interval (seeds and deals) |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        each = ", ".join(f"{x:.3f}" for x in r.per_seed)
+        lines.append(f"| {', '.join(r.agents)} | {r.deals} | {each} | {r.mean:.3f} "
+                     f"| [{r.low:.3f}, {r.high:.3f}] |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "BOOTSTRAP",
+    "DEFAULT_REFERENCE",
+    "Paired",
+    "Runs",
+    "Seeds",
+    "across_seeds",
+    "compare",
+    "markdown",
+    "mcnemar",
+    "read_runs",
+    "seeds_markdown",
+]

@@ -7,7 +7,15 @@ import shutil
 import pytest
 
 from pyramid_env.benchmark import run
-from pyramid_env.benchmark.compare import compare, markdown, mcnemar, read_runs
+from pyramid_env.benchmark.compare import (
+    Runs,
+    across_seeds,
+    compare,
+    markdown,
+    mcnemar,
+    read_runs,
+    seeds_markdown,
+)
 from pyramid_env.cli import main
 from pyramid_env.engine import PyramidError
 
@@ -28,8 +36,8 @@ def _won(folder):
 def test_counts_are_the_episodes_of_a_real_run(msc_run):
     won = _won(msc_run)
     runs = read_runs([msc_run])
-    assert sorted(runs) == ["first-removal", "greedy", "greedy-careful"]
-    assert {d for d, w in runs["greedy"].items() if w} == {d for a, d in won if a == "greedy"}
+    assert sorted(runs.won) == ["first-removal", "greedy", "greedy-careful"]
+    assert {d for d, w in runs.won["greedy"].items() if w} == {d for a, d in won if a == "greedy"}
     rows = {r.agent: r for r in compare(runs, "greedy-careful")}
     assert set(rows) == {"greedy", "first-removal"}
     for name, row in rows.items():
@@ -75,7 +83,8 @@ def test_bad_input_is_named(msc_run, tmp_path):
         compare(runs, "gc")
     with pytest.raises(PyramidError, match="agent 'nope' is not in the runs"):
         compare(runs, "greedy", ["nope"])
-    short = {**runs, "greedy": {d: w for d, w in runs["greedy"].items() if d != 0}}
+    cut = {d: w for d, w in runs.won["greedy"].items() if d != 0}
+    short = Runs(runs.won | {"greedy": cut}, runs.solver_won)
     with pytest.raises(PyramidError, match="did not play the same deals \\(1 played by one only"):
         compare(short, "greedy-careful", ["greedy"])
     with pytest.raises(PyramidError, match="no runs given"):
@@ -113,9 +122,60 @@ def test_command_line(msc_run, tmp_path, capsys):
     args = ["compare", str(msc_run), "--reference", "greedy", "--json", "--out", str(out)]
     assert main(args) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [r["agent"] for r in rows] == [r.agent for r in compare(read_runs([msc_run]), "greedy")]
-    assert json.loads(out.read_text()) == rows
+    names = [r.agent for r in compare(read_runs([msc_run]), "greedy")]
+    assert [r["agent"] for r in rows["paired"]] == names
+    assert json.loads(out.read_text()) == rows and rows["seeds"] == []
     assert main(["compare", str(msc_run)]) == 0
     assert "| greedy | 12 |" in capsys.readouterr().out  # greedy-careful is the default
     assert main(["compare", str(msc_run), "--reference", "nobody"]) == 2
     assert "agent 'nobody' is not in the runs" in capsys.readouterr().err
+
+
+def test_seeds_pooled_are_each_seeds_share_of_the_solver_wins(msc_run):
+    with open(msc_run / "episodes.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    winnable = {int(r["deal"]) for r in rows if r["solver_won"] == "True"}
+    seeds = ["greedy", "greedy-careful", "first-removal"]
+    pooled = across_seeds(read_runs([msc_run]), seeds)
+    share = [len({d for a, d in _won(msc_run) if a == name} & winnable) / len(winnable)
+             for name in seeds]  # fmt: skip
+    assert pooled.deals == len(winnable) and pooled.per_seed == pytest.approx(share)
+    assert pooled.mean == pytest.approx(sum(share) / 3)
+    assert pooled.low <= min(share) and pooled.high >= max(share)  # the deals' luck widens it
+    assert across_seeds(read_runs([msc_run]), seeds) == pooled  # seeded
+    assert seeds_markdown([pooled]).splitlines()[2].startswith(f"| {', '.join(seeds)} | ")
+
+
+def test_the_interval_spans_the_seeds_and_the_deals():
+    deals = range(40)
+    solver = dict.fromkeys(deals, True) | {40: False}
+    won = {"all": dict.fromkeys([*deals, 40], True) | {40: False},
+           "none": dict.fromkeys([*deals, 40], False),
+           "half": {d: d % 2 == 0 for d in [*deals, 40]}}  # fmt: skip
+    runs = Runs(won, solver)
+    both = across_seeds(runs, ["all", "none"])
+    assert both.deals == 40 and both.per_seed == (1.0, 0.0) and both.mean == 0.5
+    assert (both.low, both.high) == (0.0, 1.0)  # a quarter of the draws take one seed twice
+    alone = across_seeds(runs, ["all"])
+    assert (alone.low, alone.mean, alone.high) == (1.0, 1.0, 1.0)  # no spread, no luck
+    half = across_seeds(runs, ["half"])
+    assert half.low < 0.5 < half.high and half.high - half.low == pytest.approx(0.31, abs=0.06)
+    with pytest.raises(PyramidError, match="agent 'x' is not in the runs"):
+        across_seeds(runs, ["x"])
+    with pytest.raises(PyramidError, match="at least 1 each"):
+        across_seeds(runs, ["all"], reps=0)
+    with pytest.raises(PyramidError, match="'gap' did not play 1 of the deals the solver wins"):
+        across_seeds(Runs(won | {"gap": {d: True for d in range(1, 41)}}, solver), ["gap"])
+    with pytest.raises(PyramidError, match="the solver wins none"):
+        across_seeds(Runs(won, dict.fromkeys(solver, False)), ["all"])
+
+
+def test_command_line_pools_seeds(msc_run, capsys):
+    args = ["compare", str(msc_run), "--across-seeds", "greedy", "greedy-careful"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("| seeds |") and "McNemar" not in text  # seeds alone: no pairing
+    assert main([*args, "--across-seeds", "first-removal", "--reference", "greedy"]) == 0
+    text = capsys.readouterr().out
+    assert "McNemar" in text and "| greedy, greedy-careful | " in text
+    assert "| first-removal | " in text.split("| seeds |")[1]

@@ -49,7 +49,7 @@ def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
         won = sum(r["won"] == "True" for r in rows if r["agent"] == f"pimc-{n}")
         assert won == curve[n]
     agents = read_runs([tmp_path / "episodes-msc.csv"])
-    assert set(agents) == {"pimc-1", "pimc-2"} and len(agents["pimc-2"]) == 4
+    assert set(agents.won) == {"pimc-1", "pimc-2"} and len(agents.won["pimc-2"]) == 4
     assert "| pimc-2 | 4 | " in markdown(compare(agents, "pimc-1"))
 
 
