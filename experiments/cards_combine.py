@@ -3,6 +3,7 @@
     python -m experiments.cards_combine --nets A.npz B.npz C.npz --seeds "val[:300]"
     python -m experiments.cards_combine --nets A.npz --filter 0.02 0.1 --heldout held.npz
     python -m experiments.cards_combine --nets A.npz --ways sample:1 sample:0.5 --seeds "val[:500]"
+    python -m experiments.cards_combine --nets A.npz --filter 0.5 --sample-filter --seeds "val[:9]"
 
 Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
 scores each way of combining a network's two heads on solver-labelled positions: how often the
@@ -45,6 +46,26 @@ class Ensemble(CardNet):
     def save(self, path: str | Path) -> None:
         """Refused: ``CardNet.load`` reads one network, and this is several."""
         raise NotImplementedError(f"{path}: an ensemble is not saved; save its networks")
+
+
+class SampledFilter(CardNet):
+    """A network's policy drawn from among the moves whose Q is within ``margin`` of the best.
+
+    The filter's veto with the sampling player's escape from loops: ``"filter"`` play takes the
+    policy's favourite among the moves Q keeps, which loops where Q rates a draw as safe as the
+    winning pair (under unlimited passes a draw never loses).
+    """
+
+    def __init__(self, net: CardNet, margin: float) -> None:
+        """See the class docstring."""
+        super().__init__(net.w, net.meta | {"play": "sample", "tie": 1.0})
+        self.margin = margin
+
+    def act_logits(self, obs: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
+        """The policy's logits where Q keeps the move, minus infinity where it vetoes it."""
+        if legal is None:
+            raise ValueError("a sampled filter compares legal moves: pass legal")
+        return filter_scores(self.forward(obs), legal, self.margin)
 
 
 def _share(right: np.ndarray, where: np.ndarray) -> float | None:
@@ -97,12 +118,20 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
 
 
 def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: list[str],
-         workers: int) -> list[dict[str, Any]]:  # fmt: skip
-    """The ensemble of ``nets`` in each way of playing, or the first net by ``margins``' filter."""
+         workers: int, sample_filter: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The ensemble of ``nets`` in each way of playing, or the first net by ``margins``' filter.
+
+    With ``sample_filter`` the filter's kept moves are drawn from the policy
+    (:class:`SampledFilter`).
+    """
     loaded = [CardNet.load(p) for p in nets]
     agents = []
     if margins:
         for m in margins:
+            if sample_filter:
+                agent = CardNetAgent(SampledFilter(loaded[0], m), name=f"sfilter-{m}")
+                agents.append((f"sampled filter {m}", agent))
+                continue
             net = CardNet(loaded[0].w, loaded[0].meta | {"play": "filter", "tie": m})
             agents.append((f"filter {m}", CardNetAgent(net, name=f"filter-{m}")))
     else:
@@ -125,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seeds", help="play on these deals (the ensemble, or --filter)")
     p.add_argument("--heldout", type=Path, help="score the heads' ways on this card_data file")
     p.add_argument("--filter", type=float, nargs="+", default=[], metavar="MARGIN")
+    p.add_argument("--sample-filter", action="store_true",
+                   help="with --filter: draw from the policy among the kept moves")  # fmt: skip
     p.add_argument("--ways", nargs="+", default=["q:0.1", "both:3", "q:1.0"],
                    help="the ensemble's ways of playing, play:tie")  # fmt: skip
     p.add_argument("--workers", type=int, default=2)
@@ -132,6 +163,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if bool(args.seeds) == bool(args.heldout):
         p.error("give --seeds (play) or --heldout (score positions), one of them")
+    if args.sample_filter and not (args.filter and args.seeds):
+        p.error("--sample-filter plays the filter: give --filter MARGIN... and --seeds")
     for way in args.ways:
         how, _, tie = way.partition(":")
         if how not in WAYS or not tie.replace(".", "", 1).isdigit():
@@ -141,7 +174,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.heldout:
         rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
     else:
-        rows = play(args.nets, args.seeds, args.rules, args.filter, args.ways, args.workers)
+        rows = play(args.nets, args.seeds, args.rules, args.filter, args.ways, args.workers,
+                    args.sample_filter)  # fmt: skip
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))

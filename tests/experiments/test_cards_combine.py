@@ -115,3 +115,22 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
                          "Q + 1.0 log policy", "policy within 0.05 of the best Q"}  # fmt: skip
     for r in rows.values():  # an empty split is None, not NaN
         assert all(r[k] is None or 0.0 <= r[k] <= 1.0 for k in ("right_seen", "right_hidden"))
+
+
+def test_a_sampled_filter_draws_only_moves_q_keeps():
+    from experiments import cards_combine
+
+    net = make_agent("cards-msc").net
+    x, turns = _positions()
+    legal = np.stack([t.mask for t in turns])
+    kept = np.isfinite(cards_combine.filter_scores(net.forward(x), legal, 0.05)) & legal
+    assert (kept.sum(1) < legal.sum(1)).any()  # the veto bites somewhere along the game
+    agent = CardNetAgent(cards_combine.SampledFilter(net, 0.05))
+    rng = np.random.default_rng(0)
+    for i, turn in enumerate(turns):
+        drawn = {agent.act(turn, rng) for _ in range(20)}
+        assert drawn <= set(np.flatnonzero(kept[i]))
+    loose = cards_combine.SampledFilter(net, 1.0)  # Q keeps every move: the policy itself
+    np.testing.assert_array_equal(loose.act_logits(x, legal)[legal], net.forward(x)[:, 0][legal])
+    with pytest.raises(SystemExit):
+        cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--sample-filter"])
