@@ -496,3 +496,22 @@ python -m experiments.ship_agent results/cards/relaxed-scratch-small/tally_89565
 pyramid-env benchmark --rules relaxed
 # The same recipe as one command (configs/cards_relaxed.toml: the data above and the small run).
 python -m experiments.train_chain --config configs/cards_relaxed.toml --set scale=0.01 --runs /tmp/smoke  # a smoke run
+
+# Twenty-ninth session (2026-12-05): issue 31, the base size over three seeds.
+# Base seeds 1 and 2 through the from-scratch recipe (seed 0: the twenty-eighth session's run).
+for S in 1 2; do
+  python -m experiments.train_cards --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds $S --out results/cards/relaxed-scratch-base
+  cp results/cards/relaxed-scratch-base/tally_895651_s$S/net.npz data/scratch-base-s$S.npz
+done
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/scratch-base-s1.npz data/scratch-base-s2.npz --workers 1 --out results/cards/relaxed-scratch-base/test1000-s12
+# Seeds pooled (mean, 95% bootstrap interval over seeds and deals) and paired deal by deal.
+R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-small/test1000-s2 results/cards/relaxed-scratch-base/test1000-s12"
+pyramid-env compare $R --across-seeds scratch-small-s0 scratch-small-s1 scratch-small-s2 --across-seeds scratch-base-s0 scratch-base-s1 scratch-base-s2 --out results/cards/relaxed-scratch-base/seeds.md
+pyramid-env compare $R --reference scratch-small-s2 --out results/cards/relaxed-scratch-base/paired-vs-small-seed2.md
+pyramid-env compare $R results/cards/relaxed-hard-control --reference greedy-careful --agents scratch-base-s0 scratch-base-s1 scratch-base-s2 --out results/cards/relaxed-scratch-base/paired-vs-greedy-careful.md
+# Base seed 2 (best on val) shipped (configs/cards_relaxed.toml now trains the base size); the
+# main job's table re-run from a fresh clone with the README's command.
+python -m experiments.ship_agent results/cards/relaxed-scratch-base/tally_895651_s2/net.npz cards-relaxed
+# The three small seeds as one network (mean logits), and a veto by Q with sampling.
+python -m experiments.cards_combine --nets data/scratch-small-s0.npz data/scratch-small-s1.npz data/scratch-small-s2.npz --rules relaxed --seeds "val[:500]" --ways sample:1 policy:0 --workers 1 --out results/cards/relaxed-scratch-base/ensemble-small-val500.jsonl
+python -m experiments.cards_combine --nets data/scratch-base-s0.npz --rules relaxed --seeds "val[:500]" --filter 0.5 0.2 --sample-filter --workers 1 --out results/cards/relaxed-scratch-base/sampled-filter-val500.jsonl
