@@ -515,3 +515,6 @@ python -m experiments.ship_agent results/cards/relaxed-scratch-base/tally_895651
 # The three small seeds as one network (mean logits), and a veto by Q with sampling.
 python -m experiments.cards_combine --nets data/scratch-small-s0.npz data/scratch-small-s1.npz data/scratch-small-s2.npz --rules relaxed --seeds "val[:500]" --ways sample:1 policy:0 --workers 1 --out results/cards/relaxed-scratch-base/ensemble-small-val500.jsonl
 python -m experiments.cards_combine --nets data/scratch-base-s0.npz --rules relaxed --seeds "val[:500]" --filter 0.5 0.2 --sample-filter --workers 1 --out results/cards/relaxed-scratch-base/sampled-filter-val500.jsonl
+# Issue 32: the draw first with greedy-careful's order and exact orders (two-pass, seed 0).
+python -m experiments.pimc_curve --samples 32 --workers 1 --seeds "test[:1000]" --rules two-pass --delay --order greedy-careful --exact --agent-seed 0 --out results/pimc_careful_delay/s0
+pyramid-env compare results/pimc_seed_luck/episodes-two-pass.csv results/pimc_careful_delay/s0/episodes-two-pass.csv --reference pimc-delay-32 --agents pimc-careful-exact-delay-32 --out results/pimc_careful_delay/paired-vs-delay-seed0.md
