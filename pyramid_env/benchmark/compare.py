@@ -27,6 +27,7 @@ from pyramid_env.engine.files import read_json, read_text
 
 DEFAULT_REFERENCE = "greedy-careful"  # the strongest rule without search: the yardstick to beat
 BOOTSTRAP = 10_000  # resamples behind an interval across seeds
+CHUNK = 500  # resamples drawn at once (their deal counts take CHUNK x deals numbers)
 VERDICTS = {"True": True, "False": False, "": None}  # episodes.csv's solver_won ("": unknown)
 
 
@@ -261,10 +262,13 @@ def across_seeds(runs: Runs, agents: Sequence[str], reps: int = BOOTSTRAP, seed:
     won = np.array([[runs.won[a][d] for d in winnable] for a in agents], dtype=np.float64)
     rng = np.random.default_rng(seed)
     n, k = len(winnable), len(agents)
-    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=reps)  # (reps, n): deals drawn
-    shares = counts @ won.T / n  # (reps, k): each seed's share on each resample's deals
-    picks = rng.integers(0, k, size=(reps, k))  # seeds drawn
-    means = np.take_along_axis(shares, picks, 1).mean(1)
+    means = np.empty(reps)
+    for start in range(0, reps, CHUNK):  # in chunks: a resample's deal counts are n numbers
+        m = min(CHUNK, reps - start)
+        counts = rng.multinomial(n, np.full(n, 1.0 / n), size=m)  # (m, n): deals drawn
+        shares = counts @ won.T / n  # (m, k): each seed's share on each resample's deals
+        picks = rng.integers(0, k, size=(m, k))  # seeds drawn
+        means[start : start + m] = np.take_along_axis(shares, picks, 1).mean(1)
     per_seed = won.mean(1)
     low, high = np.percentile(means, [2.5, 97.5])
     return Seeds(tuple(agents), n, tuple(float(x) for x in per_seed), float(per_seed.mean()),
