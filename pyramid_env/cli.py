@@ -163,18 +163,15 @@ def _compare(args: argparse.Namespace) -> int:
 
     runs = cmp.read_runs(args.runs)
     groups = args.across_seeds or []
-    paired = []
-    if not groups or args.reference or args.agents:  # seeds alone: no pairing asked for
-        paired = cmp.compare(runs, args.reference or cmp.DEFAULT_REFERENCE, args.agents)
+    pair = not groups or bool(args.reference or args.agents)  # seeds alone: no pairing asked
+    paired = cmp.compare(runs, args.reference or cmp.DEFAULT_REFERENCE, args.agents) if pair else []
     pooled = [cmp.across_seeds(runs, group) for group in groups]
     if args.json:
         rows = {"paired": [r.to_dict() for r in paired], "seeds": [r.to_dict() for r in pooled]}
         text = json.dumps(rows) + "\n"
     else:
-        parts = ([cmp.markdown(paired)] if paired else []) + (
-            [cmp.seeds_markdown(pooled)] if pooled else []
-        )
-        text = "\n".join(parts)
+        parts = [cmp.markdown(paired)] if pair else []
+        text = "\n".join(parts + ([cmp.seeds_markdown(pooled)] if pooled else []))
     print(text, end="")
     if args.out:
         write_atomic(args.out, text)

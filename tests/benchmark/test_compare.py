@@ -127,6 +127,13 @@ def test_command_line(msc_run, tmp_path, capsys):
     assert json.loads(out.read_text()) == rows and rows["seeds"] == []
     assert main(["compare", str(msc_run)]) == 0
     assert "| greedy | 12 |" in capsys.readouterr().out  # greedy-careful is the default
+    assert main(["compare", str(msc_run), "--agents", "greedy-careful"]) == 0  # only itself
+    assert capsys.readouterr().out.startswith("| agent |")
+    alone = tmp_path / "alone.csv"
+    rows = (msc_run / "episodes.csv").read_text().splitlines()
+    alone.write_text("\n".join([rows[0], *(r for r in rows if r.startswith("greedy-careful,"))]))
+    assert main(["compare", str(alone)]) == 0
+    assert capsys.readouterr().out == "(no agent besides the reference)\n"
     assert main(["compare", str(msc_run), "--reference", "nobody"]) == 2
     assert "agent 'nobody' is not in the runs" in capsys.readouterr().err
 
