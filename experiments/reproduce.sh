@@ -518,3 +518,13 @@ python -m experiments.cards_combine --nets data/scratch-base-s0.npz --rules rela
 # Issue 32: the draw first with greedy-careful's order and exact orders (two-pass, seed 0).
 python -m experiments.pimc_curve --samples 32 --workers 1 --seeds "test[:1000]" --rules two-pass --delay --order greedy-careful --exact --agent-seed 0 --out results/pimc_careful_delay/s0
 pyramid-env compare results/pimc_seed_luck/episodes-two-pass.csv results/pimc_careful_delay/s0/episodes-two-pass.csv --reference pimc-delay-32 --agents pimc-careful-exact-delay-32 --out results/pimc_careful_delay/paired-vs-delay-seed0.md
+# Issue 31: twice the deciding positions (24,000 more deals, only those positions kept), base
+# seeds 0 and 1.
+python -m experiments.card_data --rules relaxed --deals 24000 --first 36000 --scout --only-hard --workers 1 --out data/relaxed_scout_c_hard.npz
+for S in 0 1; do
+  python -m experiments.train_cards --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz data/relaxed_scout_c_hard.npz --seeds $S --out results/cards/relaxed-morehard-base
+  cp results/cards/relaxed-morehard-base/tally_920127_s$S/net.npz data/morehard-base-s$S.npz
+done
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/morehard-base-s0.npz data/morehard-base-s1.npz --workers 2 --out results/cards/relaxed-morehard-base/test1000
+R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-base/test1000-s12 results/cards/relaxed-morehard-base/test1000"
+pyramid-env compare $R --reference scratch-base-s0 --agents morehard-base-s0 scratch-base-s1 morehard-base-s1 --across-seeds morehard-base-s0 morehard-base-s1 --out results/cards/relaxed-morehard-base/paired-and-seeds.md
