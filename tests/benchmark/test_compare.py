@@ -65,7 +65,8 @@ def test_mcnemar_exact():
 
 def test_runs_split_over_folders_join(msc_run, tmp_path):
     """Agents run apart on the same deals pair as if run together."""
-    rows = list(csv.DictReader(open(msc_run / "episodes.csv", newline="")))
+    with open(msc_run / "episodes.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
     for i, name in enumerate(["greedy", "greedy-careful"]):
         part = tmp_path / f"part{i}.csv"
         with open(part, "w", newline="") as f:
