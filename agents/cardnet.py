@@ -21,15 +21,26 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents.base import Turn
+from pyramid_env.agents.cardnet_inputs import (  # noqa: F401  (re-exported: the inputs' home)
+    GEOMETRY,
+    ORDERS,
+    RELATIONS,
+    TALLIES,
+    TALLY_CAP,
+    TOKENS,
+    covering_partners,
+    cycle_order,
+    relations,
+    tallies,
+    tally_index,
+)
 from pyramid_env.engine.errors import PyramidError
-from pyramid_env.engine.layout import BELOW_MASK
 from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
 
 PLAY_MODES = ("q", "policy", "both", "filter", "sample")  # how the agent reads the two heads
 PLACES = 30  # 28 slots, the waste top (28), the drawn card / face-up stock top (29)
-TOKENS = 28 + 24
 
 
 def _move_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -49,47 +60,6 @@ PAIR_IDS, PAIR_A, PAIR_B, KING_PLACE = _move_tables()
 KING_IDS = np.flatnonzero(KING_PLACE >= 0)
 
 
-def _geometry() -> np.ndarray:
-    """How each token stands to each other one, by place alone: ``(53, 53)`` ints 0..8.
-
-    0 the counters' token, 1 itself, 2 a slot that covers the other (must go first), 3 a slot
-    the other covers, 4 two slots that can meet, 5 slot to stock place, 6 stock place to slot,
-    7 a stock place before the other in the cycle, 8 one after it.
-    """
-    geo = np.zeros((TOKENS + 1, TOKENS + 1), np.int64)
-    for i in range(TOKENS):
-        for j in range(TOKENS):
-            if i == j:
-                kind = 1
-            elif i < 28 and j < 28:
-                kind = 2 if BELOW_MASK[j] >> i & 1 else 3 if BELOW_MASK[i] >> j & 1 else 4
-            elif i < 28 or j < 28:
-                kind = 5 if i < 28 else 6
-            else:
-                kind = 7 if i < j else 8
-            geo[i + 1, j + 1] = kind
-    return geo
-
-
-GEOMETRY = _geometry()
-RELATIONS = 9 * 4  # place relations x rank relations (same, sum 13, other, not both known)
-
-
-def relations(rank: np.ndarray) -> np.ndarray:
-    """Every token pair's relation id ``(B, 53, 53)`` from the cards' ranks ``(B, 52)``.
-
-    The pairing rule and the cover relation, the two facts every move rests on, given to the
-    attention as one learned bias per relation and head (as Graphormer gives a graph's edges)
-    rather than left for it to find from the places' embeddings.
-    """
-    r = np.concatenate([np.zeros((len(rank), 1), rank.dtype), rank], 1)
-    known = (r >= 1) & (r <= 13)
-    a, b = r[:, :, None], r[:, None, :]
-    kind = np.where(a == b, 0, np.where(a + b == 13, 1, 2))
-    kind = np.where(known[:, :, None] & known[:, None, :], kind, 3)
-    return GEOMETRY[None] * 4 + kind
-
-
 def place_tokens(where: np.ndarray) -> np.ndarray:
     """Each move place's token ``(B, 30)`` from the stock places' states ``(B, 24)``.
 
@@ -103,78 +73,6 @@ def place_tokens(where: np.ndarray) -> np.ndarray:
         at = where == state
         out[:, place] = np.where(at.any(1), 29 + at.argmax(1), 0)
     return out
-
-
-ORDERS = 1 + 24 + 24  # cycle_order's values: none, 24 places in the stock, 24 in the waste
-
-
-def cycle_order(where: np.ndarray) -> np.ndarray:
-    """Where each stock place's card stands in the cycle's order ``(B, 24)``, from its state.
-
-    0 for a card gone; ``1 + k`` for a card in the stock with ``k`` stock cards before it (the
-    draws until it turns up); ``25 + k`` for a waste card with ``k`` waste cards on it (the
-    removals until it plays). The places' own embeddings say where a card was dealt; which
-    card each draw brings up next depends on which cards around it are gone, a count that
-    self-attention, which averages, can only estimate. Here it is counted and given, as a
-    sequence model is given positions.
-    """
-    stock = (where == 1) | (where == 4)
-    waste = (where == 2) | (where == 3)
-    ahead = np.cumsum(stock, 1) - stock
-    below = np.cumsum(waste[:, ::-1], 1)[:, ::-1] - waste
-    return np.where(stock, 1 + ahead, np.where(waste, 25 + below, 0)).astype(np.int64)
-
-
-TALLIES = 6  # tallies' counts a card: partners that can meet it, blocked, stock, unseen; twins
-TALLY_CAP = 4  # a count above this reads as this (four cards of a rank)
-# Token pairs of slots where one must go before the other (GEOMETRY's kinds 2 and 3).
-_COVER = np.isin(GEOMETRY[1:, 1:], (2, 3))
-_SLOT = np.arange(TOKENS) < 28
-
-
-def tallies(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
-    """Each card's counts of the cards that bear on it: ``(B, 52, 6)`` ints 0..4.
-
-    From the tokens' ranks ``(B, 52)`` (0 no card, 14 unseen) and the unseen cards per rank
-    ``(B, 13)``. For a known card of rank ``r``: its partners (rank ``13 - r``) in the pyramid
-    that can meet it, those that cannot (one covers the other), those among the stock cards
-    seen, those unseen; the other cards of its rank in the pyramid and in the stock (rivals for
-    the same partners). Whether a pair leaves a card without a partner is a matter of such
-    counts, and attention, which averages, can only estimate a count, so it is given, as
-    :func:`cycle_order` gives the order. Each is a count a player can make from the cards seen.
-    """
-    rank = np.asarray(rank, np.int64)
-    known = (rank >= 1) & (rank <= 13)
-    a, b = rank[:, :, None], rank[:, None, :]
-    both = known[:, :, None] & known[:, None, :]
-    partner = both & (a + b == 13)
-    twin = both & (a == b) & ~np.eye(TOKENS, dtype=bool)
-    meet = partner & _SLOT[None, None] & ~_COVER[None]
-    blocked = partner & _SLOT[None, None] & _COVER[None]
-    need = np.where(known & (rank < 13), 13 - rank, 0)  # the partner's rank; 0 for none
-    per_rank = np.concatenate([np.zeros((len(rank), 1), np.int64), np.asarray(unseen, np.int64)], 1)
-    unseen_partner = np.take_along_axis(per_rank, need, 1)
-    counts = np.stack(
-        [
-            meet.sum(-1),
-            blocked.sum(-1),
-            (partner & ~_SLOT[None, None]).sum(-1),
-            unseen_partner,
-            (twin & _SLOT[None, None]).sum(-1),
-            (twin & ~_SLOT[None, None]).sum(-1),
-        ],
-        -1,
-    )
-    return np.minimum(counts, TALLY_CAP) * (need > 0)[..., None]  # Kings go alone: none
-
-
-def tally_index(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
-    """:func:`tallies` as rows of one embedding table ``(B, 52, 6)``.
-
-    Count ``c`` of kind ``k`` is row ``k * 5 + c``, so a network adds one learned vector for
-    each of a card's counts.
-    """
-    return tallies(rank, unseen) + np.arange(TALLIES) * (TALLY_CAP + 1)
 
 
 def parse_counts(x: np.ndarray) -> dict[str, np.ndarray]:
@@ -256,6 +154,8 @@ class CardNet:
             h[:, 28:] += w["order.weight"][cycle_order(p["where"])]
         if "tally.weight" in w:  # each card's counts of partners and rivals (tallies)
             h += w["tally.weight"][tally_index(rank, np.rint(p["glob"][:, 5:18] * 4))].sum(-2)
+        if "cover.weight" in w:  # partners directly on or under it (covering_partners)
+            h += w["cover.weight"][covering_partners(rank)]
         g = p["glob"] @ w["glob.weight"].T + w["glob.bias"]
         h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
         heads = self.meta["heads"]

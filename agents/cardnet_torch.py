@@ -13,22 +13,17 @@ import numpy as np
 import torch
 from torch import nn
 
+from pyramid_env.agents import cardnet_inputs as inputs
 from pyramid_env.agents.cardnet import (
     KING_IDS,
     KING_PLACE,
-    ORDERS,
     PAIR_A,
     PAIR_B,
     PAIR_IDS,
-    RELATIONS,
-    TALLIES,
-    TALLY_CAP,
     CardNet,
     place_tokens,
-    relations,
-    tally_index,
 )
-from pyramid_env.agents.cardnet import cycle_order as shared_cycle_order
+from pyramid_env.agents.cardnet_inputs import ORDERS, RELATIONS, TALLIES, TALLY_CAP, relations
 from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.env import observation as ob
 from pyramid_env.env.observation import rank_maps
@@ -99,7 +94,7 @@ class Block(nn.Module):
         """See the class docstring."""
         super().__init__()
         self.heads = heads
-        if rel:  # one bias per head and relation (cardnet.relations), zero at the start
+        if rel:  # one bias per head and relation (cardnet_inputs.relations), zero at the start
             self.rel = nn.Parameter(torch.zeros(heads, RELATIONS))
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
@@ -123,10 +118,10 @@ class Heads(nn.Module):
 
     With ``probe`` (``heads`` > 0), each pair move also reads the board from its own two
     places: a query made of the two places' vectors attends over every token, with one learned
-    bias per head for the relation of the token to each of the move's cards (the relations of
-    :func:`~pyramid_env.agents.cardnet.relations`: covers it, pairs with it, ...), and what it
-    reads is added to the move's hidden layer. A move's value depends on what its two cards do
-    for the others (free a card, take the last partner of one); the sum of the two places'
+    bias per head for the relation of the token to each of the move's cards (covers it, pairs
+    with it, ...: :func:`~pyramid_env.agents.cardnet_inputs.relations`), and what it reads is
+    added to the move's hidden layer. A move's value depends on what its two cards do for the
+    others (free a card, take the last partner of one); the sum of the two places'
     vectors, alone, carries that only where the trunk has written it into each place.
     """
 
@@ -213,14 +208,16 @@ class CardTorch(nn.Module):
         probe: bool = False,
         order: bool = False,
         tally: bool = False,
+        cover: bool = False,
     ) -> None:
         """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe.
 
         ``order``: each stock card's token also gets an embedding of where it stands in the
-        cycle's order (:func:`~pyramid_env.agents.cardnet.cycle_order`); ``tally``: each card's
-        token one of each of its counts (:func:`~pyramid_env.agents.cardnet.tallies`). Both
-        start at zero, so adding them to a trained network leaves its function as it was
-        (:func:`with_inputs`).
+        cycle's order (:func:`~pyramid_env.agents.cardnet_inputs.cycle_order`); ``tally``: each
+        card's token one of each of its counts (:func:`~pyramid_env.agents.cardnet_inputs.tallies`);
+        ``cover``: each pyramid card's count of partners directly on or under it
+        (:func:`~pyramid_env.agents.cardnet_inputs.covering_partners`). Each starts at zero, so
+        adding it to a trained network leaves its function as it was (:func:`with_inputs`).
         """
         super().__init__()
         if probe and not rel:
@@ -232,6 +229,9 @@ class CardTorch(nn.Module):
         if tally:
             self.tally = nn.Embedding(TALLIES * (TALLY_CAP + 1), d)
             nn.init.zeros_(self.tally.weight)
+        if cover:
+            self.cover = nn.Embedding(TALLY_CAP + 1, d)
+            nn.init.zeros_(self.cover.weight)
         self.rank, self.where, self.exposed = (
             nn.Embedding(15, d),
             nn.Embedding(6, d),
@@ -243,7 +243,7 @@ class CardTorch(nn.Module):
         self.ln = nn.LayerNorm(d)
         self.heads = Heads(d, m, heads if probe else 0)
         self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
-        flags = {"rel": rel, "probe": probe, "order": order, "tally": tally}
+        flags = {"rel": rel, "probe": probe, "order": order, "tally": tally, "cover": cover}
         self.meta |= {k: True for k, on in flags.items() if on}
 
     def forward(
@@ -269,8 +269,12 @@ class CardTorch(nn.Module):
         if hasattr(self, "order"):
             h = torch.cat([h[:, :28], h[:, 28:] + self.order(cycle_order(t["where"]))], 1)
         if hasattr(self, "tally"):
-            idx = tally_index(rank.cpu().numpy(), (t["glob"][:, 5:18] * 4).round().cpu().numpy())
+            unseen = (t["glob"][:, 5:18] * 4).round().cpu().numpy()
+            idx = inputs.tally_index(rank.cpu().numpy(), unseen)
             h = h + self.tally(torch.as_tensor(idx, device=h.device)).sum(-2)
+        if hasattr(self, "cover"):
+            near = inputs.covering_partners(rank.cpu().numpy())
+            h = h + self.cover(torch.as_tensor(near, device=h.device))
         h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
         rel = self.relations(rank) if self.rel else None
         for block in self.blocks:
@@ -286,13 +290,13 @@ class CardTorch(nn.Module):
         return self.heads(places, g), g
 
     def relations(self, rank: torch.Tensor) -> torch.Tensor:
-        """Token pairs' relation ids ``(B, 53, 53)``: :func:`cardnet.relations`, one statement."""
+        """Token pairs' relation ids ``(B, 53, 53)``: :func:`cardnet_inputs.relations`'s."""
         return torch.as_tensor(relations(rank.cpu().numpy()), device=rank.device)
 
 
 def cycle_order(where: torch.Tensor) -> torch.Tensor:
-    """:func:`pyramid_env.agents.cardnet.cycle_order` of a batch, as a tensor: one statement."""
-    return torch.as_tensor(shared_cycle_order(where.cpu().numpy()), device=where.device)
+    """:func:`~pyramid_env.agents.cardnet_inputs.cycle_order` of a batch, as a tensor."""
+    return torch.as_tensor(inputs.cycle_order(where.cpu().numpy()), device=where.device)
 
 
 class FlatTorch(nn.Module):
@@ -371,7 +375,7 @@ def with_probe(net: CardTorch) -> CardTorch:
     return grown
 
 
-INPUTS = ("order", "tally")  # inputs with_inputs can add to a trained network
+INPUTS = ("order", "tally", "cover")  # inputs with_inputs can add to a trained network
 
 
 def with_inputs(net: CardTorch, *names: str) -> CardTorch:
@@ -405,18 +409,16 @@ def twin(shipped: CardNet) -> CardTorch:
     return load_shipped(CardTorch(**dims, **flags), shipped)
 
 
-ARCHS = ("cards", "rel", "probe", "order", "tally", "flat")  # build's architectures, flat last
+ARCHS = ("cards", "rel", "probe", "order", "tally", "cover", "flat")  # build's, flat last
 
 
 def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
-    ``arch``: ``cards`` (the card network), ``rel`` (the card network with relation biases in
-    its attention: :func:`pyramid_env.agents.cardnet.relations`), ``probe`` (``rel`` with
-    :class:`Heads`' move probe), ``order`` (``rel`` with the stock cards' order in the cycle
-    counted: :func:`pyramid_env.agents.cardnet.cycle_order`), ``tally`` (``rel`` with each
-    card's counts of partners and rivals: :func:`pyramid_env.agents.cardnet.tallies`) or
-    ``flat`` (an MLP).
+    ``arch``: ``cards`` (the card network); ``rel``, with relation biases in its attention;
+    ``probe``, ``rel`` with :class:`Heads`' move probe; ``order``, ``tally`` and ``cover``,
+    ``rel`` with one input more (the cycle's order, each card's tallies, and ``cover`` with the
+    tallies too: :mod:`pyramid_env.agents.cardnet_inputs`); ``flat``, an MLP.
     ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
     """
     if arch in ARCHS[:-1]:
@@ -424,7 +426,7 @@ def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
         if layers is not None:
             dims["layers"] = layers
         flags = {"rel": arch != "cards", "probe": arch == "probe"}
-        flags |= {k: arch == k for k in INPUTS}
+        flags |= {k: arch == k for k in INPUTS} | {"tally": arch in ("tally", "cover")}
         return CardTorch(**dims, **flags)
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))

@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument("--seeds", default="val[:40]")
     p.add_argument("--samples", type=int, default=16, help="pimc's orders per decision")
     p.add_argument("--profile", action="store_true", help="how the solver's verdicts share the CPU")
+    p.add_argument("--delay", action="store_true", help="pimc tries the draw before pyramid pairs")
     args = p.parse_args(argv)
     for rules in args.rules:  # untimed: the compiled solver's first calls compile it
         evaluate(PimcAgent(samples=2), rules, "val[:1]")
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         patch = mock.patch.object(honest, "winning_line", timed)
         with patch if args.profile else contextlib.nullcontext():
             t0 = time.process_time()
-            report = evaluate(PimcAgent(samples=args.samples), rules, args.seeds)
+            report = evaluate(PimcAgent(samples=args.samples, delay=args.delay), rules, args.seeds)
             cpu = time.process_time() - t0
         games = [(e.deal, e.won, e.moves, e.pyramid_left) for e in report.episodes]
         rows.append(
@@ -100,6 +101,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                 "rules": rules,
                 "seeds": args.seeds,
                 "samples": args.samples,
+                "delay": args.delay,
                 "wins": sum(e.won for e in report.episodes),
                 "cpu_per_deal_ms": round(1000 * cpu / len(games), 1),
                 "games": hashlib.sha256(repr(games).encode()).hexdigest()[:16],

@@ -40,6 +40,7 @@ from pyramid_env.agents.cardnet_torch import (
     with_probe,
 )
 from pyramid_env.benchmark import machine
+from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import TARGETS, load_data, losing_move
 from pyramid_env.workers import limit_threads
@@ -87,31 +88,54 @@ def position_weights(data: dict[str, np.ndarray], hard_weight: float) -> torch.T
     return 1.0 + (hard_weight - 1.0) * hard
 
 
+def safe_choices(data: dict[str, np.ndarray]) -> np.ndarray:
+    """Where the teacher removes cards with the draw open and no legal move loses.
+
+    The counterpart of the :func:`hard_positions`: the same choice (take a pair, or draw
+    on), where taking it is right. Drawn up alone, the hard positions (where the teacher mostly
+    draws) teach a network that a pair it cannot judge is best left, and it loops past
+    winning pairs; ``--safe-share`` shows it as many of these.
+    """
+    legal = np.asarray(data["legal"], bool)
+    turns = np.array([m.kind in (MoveKind.DRAW, MoveKind.RECYCLE) for m in MOVES])
+    removes = ~turns[data["teacher"].astype(np.int64)]
+    return removes & (legal & turns).any(1) & ~hard_positions(data)
+
+
 def batches(data: dict[str, np.ndarray], batch: int, hard_share: float,
-            rng: np.random.Generator) -> Any:  # fmt: skip
+            rng: np.random.Generator, safe_share: float = 0.0) -> Any:  # fmt: skip
     """Endless batches of position indices: uniform, or ``hard_share`` of each from the hard.
 
     Where positions with a losing move are rare (under unlimited passes), a uniform batch
     holds a few; weighting them up (``--hard-weight``) leaves the gradient as noisy, while
     drawing a share of every batch from them shows the network many more of them a step.
+    ``safe_share`` of each batch is drawn from the :func:`safe_choices` likewise.
     """
     n = len(data["teacher"])
-    hard = np.flatnonzero(hard_positions(data)) if hard_share else None
-    k = round(hard_share * batch)
-    if hard is not None and (not len(hard) or not 0 < hard_share < 1):
-        raise SystemExit(f"--hard-share {hard_share}: in (0, 1), with hard positions in the data "
-                         f"({len(hard)} here)")  # fmt: skip
+    pools = []
+    for flag, share, find in (("--hard-share", hard_share, hard_positions),
+                              ("--safe-share", safe_share, safe_choices)):  # fmt: skip
+        if not share:
+            continue
+        pool = np.flatnonzero(find(data))
+        if not len(pool) or not 0 < share < 1:
+            what = "hard" if find is hard_positions else "safe-choice"
+            raise SystemExit(f"{flag} {share}: in (0, 1), with {what} positions in the data "
+                             f"({len(pool)} here)")  # fmt: skip
+        pools.append((pool, round(share * batch)))
+    rest = batch - sum(k for _, k in pools)
+    if rest < 0:
+        raise SystemExit(f"--hard-share {hard_share} and --safe-share {safe_share}: "
+                         "at most 1 in all")  # fmt: skip
     while True:
-        if hard is None:
-            yield rng.integers(0, n, batch)
-        else:
-            yield np.concatenate([rng.choice(hard, k), rng.integers(0, n, batch - k)])
+        yield np.concatenate([*(rng.choice(pool, k) for pool, k in pools),
+                              rng.integers(0, n, rest)])  # fmt: skip
 
 
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
         seed: int, log: Any = None, bf16: bool = False, hard_weight: float = 1.0,
         ema: float = 0.0, every: int = 0, checkpoint: Any = None,
-        hard_share: float = 0.0) -> list[dict[str, float]]:  # fmt: skip
+        hard_share: float = 0.0, safe_share: float = 0.0) -> list[dict[str, float]]:  # fmt: skip
     """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
 
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
@@ -123,7 +147,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     ``every``: call ``checkpoint(step, net)`` every so many steps (with the average's weights
     in ``net`` meanwhile), which is how a curve of play against training steps is drawn from one
     run. ``hard_share``: the share of every batch drawn from the positions where a move loses
-    (:func:`batches`).
+    (:func:`batches`), ``safe_share`` the share from their counterparts (:func:`safe_choices`).
     """
     if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
         return []
@@ -140,7 +164,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     avg = torch.optim.swa_utils.AveragedModel(
         net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema)
     ) if ema else None  # fmt: skip
-    draw = batches(data, batch, hard_share, rng)
+    draw = batches(data, batch, hard_share, rng, safe_share)
     for step in range(1, steps + 1):
         idx = next(draw)
         x = relabel(data["obs"][idx], rng)
@@ -211,6 +235,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         # a probe or the cycle order added to a network without it starts as nothing
         # (cardnet_torch.with_probe, with_inputs)
         base = "rel" if arch in ("probe", *INPUTS) and not start.meta.get(arch) else arch
+        base = "tally" if base == "rel" and arch == "cover" and start.meta.get("tally") else base
         net = load_shipped(build(base, args.size), start)
         if base != arch:
             net = with_probe(net) if arch == "probe" else with_inputs(net, arch)
@@ -236,13 +261,13 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
 
         history = fit(
             net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight,
-            args.ema, args.checkpoints, checkpoint, args.hard_share,
+            args.ema, args.checkpoints, checkpoint, args.hard_share, args.safe_share,
         )  # fmt: skip
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
-        "hard_share": args.hard_share,
+        "hard_share": args.hard_share, "safe_share": args.safe_share,
         "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema,
         "layers": net.meta.get("layers"),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
@@ -299,6 +324,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                    "with a losing legal move (where a choice matters)")  # fmt: skip
     p.add_argument("--hard-share", type=float, default=0.0, help="share of every batch drawn "
                    "from the positions with a losing legal move (0: uniform batches)")  # fmt: skip
+    p.add_argument("--safe-share", type=float, default=0.0, help="share of every batch drawn "
+                   "from the positions where the teacher removes with the draw open and no "
+                   "move loses (the hard positions' counterparts)")  # fmt: skip
     p.add_argument(
         "--q-target",
         default="verdict",

@@ -9,6 +9,7 @@ from pyramid_env.agents import Turn, make_agent
 from pyramid_env.agents.cardnet import (
     CardNet,
     CardNetAgent,
+    covering_partners,
     cycle_order,
     parse_counts,
     relations,
@@ -16,8 +17,8 @@ from pyramid_env.agents.cardnet import (
 )
 from pyramid_env.engine.cards import RANK
 from pyramid_env.engine.errors import PyramidError
-from pyramid_env.engine.layout import BELOW_MASK
-from pyramid_env.engine.moves import DRAW
+from pyramid_env.engine.layout import BELOW_MASK, COVER_MASK, COVERED_BY
+from pyramid_env.engine.moves import DRAW, MOVES, MoveKind
 from pyramid_env.env import PyramidEnv
 from pyramid_env.evaluation import evaluate
 
@@ -59,7 +60,7 @@ def _positions(rules: str, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return counts_from_packed(packed), packed
 
 
-@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "tally", "flat"])
+@pytest.mark.parametrize("arch", ["cards", "rel", "probe", "order", "tally", "cover", "flat"])
 def test_numpy_twin_gives_the_torch_outputs(arch):
     counts, packed = _positions("msc")
     torch.manual_seed(1)
@@ -145,7 +146,7 @@ def test_cycle_order_counts_the_draws_until_a_stock_card_and_the_cards_on_a_wast
     assert checked > 200
 
 
-@pytest.mark.parametrize(("name", "seed"), [("order", 4), ("tally", 6)])
+@pytest.mark.parametrize(("name", "seed"), [("order", 4), ("tally", 6), ("cover", 8)])
 def test_an_added_input_starts_as_nothing_and_learns(name, seed):
     counts, packed = _positions("msc")
     torch.manual_seed(seed)
@@ -204,6 +205,34 @@ def test_tallies_count_each_cards_partners_and_rivals_as_the_engine_deals_them()
             assert list(got[i]) == [min(c, 4) for c in want], (deal, i)
             checked += 1
     assert checked > 500
+
+
+def test_covering_partners_are_the_pairs_the_covering_pair_rule_lets_meet():
+    env = PyramidEnv("relaxed", obs_mode="dict")  # a card may pair with its last coverer
+    checked = met = 0
+    for _ in _random_games(env, range(8), seed=7):
+        s, seen = env.state, env.known_stock()
+        obs = env._encoder.encode(s, seen, True)
+        got = covering_partners(np.concatenate([obs["pyramid"], obs["stock"]])[None])[0]
+        rank = [RANK[c] for c in s.deal.cards]
+        live = [i for i in range(28) if s.pyr >> i & 1]
+        near = {i: [j for j in live if rank[i] + rank[j] == 13
+                    and (j in COVERED_BY[i] or i in COVERED_BY[j])] for i in live}  # fmt: skip
+        assert all(got[i] == min(len(near[i]), 4) for i in live)
+        assert not got[[i for i in range(28) if i not in live]].any() and not got[28:].any()
+        checked += len(live)
+        pairs = {frozenset(MOVES[a].places) for a in env.legal_actions()
+                 if MOVES[a].kind is MoveKind.PAIR}  # fmt: skip
+        for i in live:  # where the partner on top is the last thing covering i: a legal pair
+            for j in near[i]:
+                if (
+                    j in COVERED_BY[i]
+                    and s.pyr & COVER_MASK[i] == 1 << j
+                    and not s.pyr & COVER_MASK[j]
+                ):
+                    assert frozenset((i, j)) in pairs
+                    met += 1
+    assert checked > 1000 and met > 0
 
 
 def _legal(packed: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from experiments import card_data
-from pyramid_env.engine.moves import MOVES
+from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.engine.state import State
 from pyramid_env.solver import Verdict, solve
@@ -221,6 +221,33 @@ def test_hard_share_draws_that_share_of_each_batch_from_the_positions_where_a_mo
     easy = data | {"wins": legal.astype(np.float16)}
     with pytest.raises(SystemExit, match="0 here"):
         next(train_cards.batches(easy, 64, 0.5, np.random.default_rng(0)))
+
+
+def test_safe_share_draws_the_positions_where_the_teacher_removes_with_the_draw_open():
+    draw_id = next(a for a, m in enumerate(MOVES) if m.kind is MoveKind.DRAW)
+    pair_id = next(a for a, m in enumerate(MOVES) if m.kind is MoveKind.PAIR)
+    legal = np.zeros((1000, 327), bool)
+    legal[:, [draw_id, pair_id]] = True
+    legal[:500, draw_id] = False  # no draw open: no choice between a pair and the draw
+    teacher = np.full(1000, pair_id, np.int16)
+    teacher[[600, 601]] = draw_id  # the teacher draws: not a safe pair
+    wins = legal.astype(np.float16)
+    wins[[700, 701], pair_id] = 0.0  # the pair loses: a hard position, not a safe one
+    data = {"legal": legal, "wins": wins, "teacher": teacher}
+    safe = train_cards.safe_choices(data)
+    assert safe.sum() == 500 - 4 and not safe[:500].any() and not safe[[600, 601, 700, 701]].any()
+    draw = train_cards.batches(data, 64, 0.25, np.random.default_rng(0), safe_share=0.5)
+    for _ in range(20):
+        idx = next(draw)
+        assert len(idx) == 64 and set(idx[:16]) <= {700, 701} and safe[idx[16:48]].all()
+    hard_only = next(train_cards.batches(data, 64, 0.25, np.random.default_rng(3)))
+    rng = np.random.default_rng(3)  # a hard share alone draws as it did before
+    assert (hard_only == np.concatenate([rng.choice([700, 701], 16),
+                                         rng.integers(0, 1000, 48)])).all()  # fmt: skip
+    with pytest.raises(SystemExit, match="--safe-share 1.0: in"):
+        next(train_cards.batches(data, 64, 0.0, np.random.default_rng(0), safe_share=1.0))
+    with pytest.raises(SystemExit, match="at most 1 in all"):
+        next(train_cards.batches(data, 64, 0.5, np.random.default_rng(0), safe_share=0.6))
 
 
 def test_honest_teacher_searches_what_a_player_knows_and_its_move_is_played(monkeypatch):
