@@ -528,3 +528,37 @@ done
 pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/morehard-base-s0.npz data/morehard-base-s1.npz --workers 2 --out results/cards/relaxed-morehard-base/test1000
 R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-base/test1000-s12 results/cards/relaxed-morehard-base/test1000"
 pyramid-env compare $R --reference scratch-base-s0 --agents morehard-base-s0 scratch-base-s1 morehard-base-s1 --across-seeds morehard-base-s0 morehard-base-s1 --out results/cards/relaxed-morehard-base/paired-and-seeds.md
+# Thirtieth session (2026-12-05): issue 31, partners lying directly on a card.
+# A share of every batch from the hard positions' counterparts (the teacher pairs with the draw
+# open and nothing loses), 2,000 steps from the shipped base seed 2, and the same steps without.
+python -m experiments.train_cards --init data/scratch-base-s2.npz --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 2000 --lr 3e-4 --hard-share 0.3 --safe-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds 2 --out results/cards/relaxed-safe-ft
+for S in 0 1 2; do
+  python -m experiments.train_cards --init data/scratch-base-s$S.npz --size base --arch tally --threads 1 --workers 1 --no-bf16 --steps 2000 --lr 3e-4 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds $S --out results/cards/relaxed-safe-ft-control
+done
+# The covering-pair input (--arch cover: cardnet_inputs.covering_partners), added at zero to each
+# base seed of the twenty-ninth session, 2,000 steps; then from scratch (seed 2).
+for S in 0 1 2; do
+  python -m experiments.train_cards --init data/scratch-base-s$S.npz --size base --arch cover --threads 1 --workers 1 --no-bf16 --steps 2000 --lr 3e-4 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds $S --out results/cards/relaxed-cover-ft
+  cp results/cards/relaxed-cover-ft/cover_895651_s$S/net.npz data/cover-ft-s$S.npz
+done
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/cover-ft-s0.npz data/cover-ft-s1.npz data/cover-ft-s2.npz --workers 1 --out results/cards/relaxed-cover-ft/test1000
+python -m experiments.train_cards --size base --arch cover --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds 2 --out results/cards/relaxed-cover-scratch
+for S in 0 1 2; do cp results/cards/relaxed-safe-ft-control/tally_895651_s$S/net.npz data/control-ft-s$S.npz; done
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/control-ft-s0.npz data/control-ft-s1.npz data/control-ft-s2.npz --workers 1 --out results/cards/relaxed-safe-ft-control/test1000
+# Pooled and paired: each cover network against the network it started from, and against the
+# same steps without the input.
+R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-base/test1000-s12 results/cards/relaxed-cover-ft/test1000 results/cards/relaxed-safe-ft-control/test1000 results/cards/relaxed-hard-control"
+pyramid-env compare $R --reference greedy-careful --agents cover-ft-s0 cover-ft-s1 cover-ft-s2 --across-seeds cover-ft-s0 cover-ft-s1 cover-ft-s2 --across-seeds control-ft-s0 control-ft-s1 control-ft-s2 --out results/cards/relaxed-cover-ft/seeds-and-greedy-careful.md
+for S in 0 1 2; do
+  pyramid-env compare $R --reference scratch-base-s$S --agents cover-ft-s$S control-ft-s$S --out results/cards/relaxed-cover-ft/paired-vs-start-s$S.md
+  pyramid-env compare $R --reference control-ft-s$S --agents cover-ft-s$S --out results/cards/relaxed-cover-ft/paired-vs-control-s$S.md
+done
+# Shipped: seed 0 (the three tie on val); the main job re-run from a fresh clone.
+python -m experiments.ship_agent results/cards/relaxed-cover-ft/cover_895651_s0/net.npz cards-relaxed
+# From scratch with the input, seed 2 (above), and its test.
+cp results/cards/relaxed-cover-scratch/cover_895651_s2/net.npz data/cover-scratch-s2.npz
+pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/cover-scratch-s2.npz --workers 1 --out results/cards/relaxed-cover-scratch/test1000
+R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-base/test1000-s12 results/cards/relaxed-cover-ft/test1000 results/cards/relaxed-cover-scratch/test1000 results/cards/relaxed-hard-control"
+pyramid-env compare $R --reference cover-ft-s2 --agents cover-scratch-s2 scratch-base-s2 greedy-careful --out results/cards/relaxed-cover-scratch/paired-vs-cover-ft-s2.md
+# Where the shipped network still loses.
+python -m experiments.cards_mistakes agents/trained/cards-relaxed.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-cover-ft/mistakes-shipped-val500.json

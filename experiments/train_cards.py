@@ -93,8 +93,8 @@ def safe_choices(data: dict[str, np.ndarray]) -> np.ndarray:
 
     The counterpart of the :func:`hard_positions`: the same choice (take a pair, or draw
     on), where taking it is right. Drawn up alone, the hard positions (where the teacher mostly
-    draws) teach a network that a pair it cannot judge is best left, and it loops past
-    winning pairs; ``--safe-share`` shows it as many of these.
+    draws) may teach a network to leave a pair it cannot judge, and so to loop past winning
+    pairs; ``--safe-share`` shows it these as well.
     """
     legal = np.asarray(data["legal"], bool)
     turns = np.array([m.kind in (MoveKind.DRAW, MoveKind.RECYCLE) for m in MOVES])
