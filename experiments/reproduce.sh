@@ -562,3 +562,5 @@ R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-ba
 pyramid-env compare $R --reference cover-ft-s2 --agents cover-scratch-s2 scratch-base-s2 greedy-careful --out results/cards/relaxed-cover-scratch/paired-vs-cover-ft-s2.md
 # Where the shipped network still loses.
 python -m experiments.cards_mistakes agents/trained/cards-relaxed.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-cover-ft/mistakes-shipped-val500.json
+# Issue 32: where pimc's CPU goes under two-pass with the draw first.
+python -m experiments.bench_search --rules two-pass --seeds "val[:40]" --samples 32 --delay --profile
