@@ -85,6 +85,13 @@ _COVER = np.isin(GEOMETRY[1:, 1:], (2, 3))
 _SLOT = np.arange(TOKENS) < 28
 
 
+def _known_pairs(rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Token pairs ``(B, 52, 52)`` whose two cards are known, and those of them that pair."""
+    known = (rank >= 1) & (rank <= 13)
+    both = known[:, :, None] & known[:, None, :]
+    return both, both & (rank[:, :, None] + rank[:, None, :] == 13)
+
+
 def tallies(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """Each card's counts of the cards that bear on it: ``(B, 52, 6)`` ints 0..4.
 
@@ -98,10 +105,8 @@ def tallies(rank: np.ndarray, unseen: np.ndarray) -> np.ndarray:
     """
     rank = np.asarray(rank, np.int64)
     known = (rank >= 1) & (rank <= 13)
-    a, b = rank[:, :, None], rank[:, None, :]
-    both = known[:, :, None] & known[:, None, :]
-    partner = both & (a + b == 13)
-    twin = both & (a == b) & ~np.eye(TOKENS, dtype=bool)
+    both, partner = _known_pairs(rank)
+    twin = both & (rank[:, :, None] == rank[:, None, :]) & ~np.eye(TOKENS, dtype=bool)
     meet = partner & _SLOT[None, None] & ~_COVER[None]
     blocked = partner & _SLOT[None, None] & _COVER[None]
     need = np.where(known & (rank < 13), 13 - rank, 0)  # the partner's rank; 0 for none
@@ -146,7 +151,5 @@ def covering_partners(rank: np.ndarray) -> np.ndarray:
     coverer; under the covering-pair rule the two can meet once the lower card's other
     coverer is gone, and whether a pair leaves a card a partner turns on it.
     """
-    rank = np.asarray(rank, np.int64)
-    known = (rank >= 1) & (rank <= 13)
-    partner = known[:, :, None] & known[:, None, :] & (rank[:, :, None] + rank[:, None, :] == 13)
+    partner = _known_pairs(np.asarray(rank, np.int64))[1]
     return np.minimum((partner & _DIRECT[None]).sum(-1), TALLY_CAP)
