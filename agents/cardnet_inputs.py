@@ -22,7 +22,9 @@ def _geometry() -> np.ndarray:
 
     0 the counters' token, 1 itself, 2 a slot that covers the other (must go first), 3 a slot
     the other covers, 4 two slots that can meet, 5 slot to stock place, 6 stock place to slot,
-    7 a stock place before the other in the cycle, 8 one after it.
+    7 a stock place before the other in the cycle, 8 one after it. Under the covering-pair
+    rule a slot lying directly on another can meet it too (:func:`covering_partners`);
+    ``tests/agents/test_cardnet_rules.py`` checks each kind against the engine, preset by preset.
     """
     geo = np.zeros((TOKENS + 1, TOKENS + 1), np.int64)
     for i in range(TOKENS):
