@@ -564,3 +564,21 @@ pyramid-env compare $R --reference cover-ft-s2 --agents cover-scratch-s2 scratch
 python -m experiments.cards_mistakes agents/trained/cards-relaxed.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-cover-ft/mistakes-shipped-val500.json
 # Issue 32: where pimc's CPU goes under two-pass with the draw first.
 python -m experiments.bench_search --rules two-pass --seeds "val[:40]" --samples 32 --delay --profile
+
+# Thirty-first session (2026-12-05): issue 31, the covering-pair input from the start.
+# The recipe's network stage with --arch cover, seeds 0 and 1 (seed 2: the thirtieth session).
+for S in 0 1; do
+  python -m experiments.train_cards --size base --arch cover --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds $S --out results/cards/relaxed-cover-scratch
+  cp results/cards/relaxed-cover-scratch/cover_895651_s$S/net.npz data/cover-scratch-s$S.npz
+  pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/cover-scratch-s$S.npz --workers 1 --out results/cards/relaxed-cover-scratch/test1000-s$S
+done
+python -m experiments.cards_mistakes data/cover-scratch-s2.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-cover-scratch/mistakes-s2-val500.json
+R="results/cards/relaxed-scratch-small/test1000 results/cards/relaxed-scratch-base/test1000-s12 results/cards/relaxed-cover-ft/test1000 results/cards/relaxed-cover-scratch/test1000 results/cards/relaxed-cover-scratch/test1000-s0 results/cards/relaxed-cover-scratch/test1000-s1 results/cards/relaxed-hard-control"
+pyramid-env compare $R --reference greedy-careful --agents cover-scratch-s0 cover-scratch-s1 cover-scratch-s2 --across-seeds cover-scratch-s0 cover-scratch-s1 cover-scratch-s2 --across-seeds cover-ft-s0 cover-ft-s1 cover-ft-s2 --out results/cards/relaxed-cover-scratch/seeds-and-greedy-careful.md
+for S in 0 1; do
+  pyramid-env compare $R --reference cover-ft-s$S --agents cover-scratch-s$S --out results/cards/relaxed-cover-scratch/paired-vs-cover-ft-s$S.md
+done
+# Shipped: seed 2, the best on val; the recipe is one stage (configs/cards_relaxed.toml), and its
+# smoke run at a hundredth of its size.
+python -m experiments.ship_agent results/cards/relaxed-cover-scratch/cover_895651_s2/net.npz cards-relaxed
+python -m experiments.train_chain --config configs/cards_relaxed.toml --set scale=0.01
