@@ -582,3 +582,23 @@ done
 # smoke run at a hundredth of its size.
 python -m experiments.ship_agent results/cards/relaxed-cover-scratch/cover_895651_s2/net.npz cards-relaxed
 python -m experiments.train_chain --config configs/cards_relaxed.toml --set scale=0.01
+# Under msc: the data made again, then the deciding positions in 30% of every batch, with and
+# without tallies (seed 0), and the tallies at seeds 1 and 2.
+python -m experiments.card_data --rules msc --deals 40000 --workers 2 --out data/msc.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --workers 2 --out data/msc_heldout.npz
+python -m experiments.train_cards --size small --arch rel --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/msc_heldout.npz --eval-seeds "val[:500]" --plays q:0.1 policy:0.0 sample:1.0 --data data/msc.npz --seeds 0 --out results/cards/msc-share
+cp results/cards/msc-share/rel_1257152_s0/net.npz data/msc-share-rel-s0.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-share-rel-s0.npz --workers 1 --out results/cards/msc-share/test1000-rel
+for S in 0 1 2; do
+  python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/msc_heldout.npz --eval-seeds "val[:500]" --plays q:0.1 policy:0.0 sample:1.0 --data data/msc.npz --seeds $S --out results/cards/msc-share
+  cp results/cards/msc-share/tally_1257152_s$S/net.npz data/msc-share-tally-s$S.npz
+done
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-share-tally-s0.npz --workers 1 --out results/cards/msc-share/test1000-tally
+for S in 1 2; do
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-share-tally-s$S.npz --workers 1 --out results/cards/msc-share/test1000-tally-s$S
+done
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents greedy-careful cards-msc --workers 1 --out results/cards/msc-share/test1000-reference
+R="results/cards/msc-share/test1000-reference results/cards/msc-share/test1000-tally results/cards/msc-share/test1000-rel results/cards/msc-share/test1000-tally-s1 results/cards/msc-share/test1000-tally-s2"
+pyramid-env compare $R --reference greedy-careful --agents msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 msc-share-rel-s0 cards-msc --across-seeds msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 --out results/cards/msc-share/seeds-and-greedy-careful.md
+pyramid-env compare $R --reference cards-msc --agents msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 msc-share-rel-s0 --out results/cards/msc-share/paired-cards-msc.md
+pyramid-env compare $R --reference msc-share-rel-s0 --agents msc-share-tally-s0 --out results/cards/msc-share/paired-rel.md
