@@ -16,6 +16,7 @@ from pyramid_env.lab.config import read_config  # noqa: E402
 from tests.conftest import refused  # noqa: E402
 
 CONFIG = script.ROOT / "configs" / "ppo_fast_relaxed.toml"
+SHIPPED = script.ROOT / "agents" / "trained"
 TINY = [
     "num_envs=8",
     "num_steps=16",
@@ -169,6 +170,8 @@ def test_the_compact_network_trains_and_plays(tmp_path):
         ("ppo.size", "huge", "ppo.size='huge': expected 'small' or 'base'"),
         ("ppo.tie", -0.1, "ppo.tie=-0.1: expected a float >= 0"),
         ("ppo.tie", 0.1, "ppo.tie=0.1: expected no such setting with ppo.arch='mlp'"),
+        ("ppo.card_net", "lstm", "ppo.card_net='lstm': expected one of"),
+        ("ppo.play", "argmax", "ppo.play='argmax': expected one of"),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_field(key, value, said):
@@ -187,13 +190,36 @@ def card_tiny(*sets: str, steps: int = 128) -> dict:
     return cfg
 
 
-def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp_path):
-    # start from the shipped card network: the trainer's greedy move is the shipped agent's,
-    # position by position, and the export after an update still plays through evaluate
+def card_sets(path) -> list[str]:
+    """The config settings a card network file needs: its inputs and its way of playing."""
     from pyramid_env.agents.cardnet import CardNet
 
-    shipped = script.ROOT / "agents" / "trained" / "cards-msc.npz"
-    cfg = card_tiny()
+    meta = CardNet.load(path).meta
+    net = "cover" if meta.get("cover") else "tally" if meta.get("tally") else "rel"
+    size = "small" if meta["d"] == 48 else "base"
+    return [f"ppo.card_net={net!r}", f"ppo.size={size!r}", f"ppo.play={meta['play']!r}",
+            f"ppo.tie={meta['tie']}"]  # fmt: skip
+
+
+def q_network(tmp_path):
+    """A fresh relation network saved to play by Q with a tie-break: the earlier shipped form."""
+    from pyramid_env.agents.cardnet_torch import build, export
+
+    torch.manual_seed(0)
+    path = tmp_path / "rel-q.npz"
+    export(build("rel", "small"), {"play": "q", "tie": 0.1, "obs_mode": "counts"}).save(path)
+    return path
+
+
+@pytest.mark.parametrize("which", ["cards-msc", "cards-relaxed", "rel-q"])
+def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp_path, which):
+    # start from a card network file (each shipped one, with its own inputs and way of playing,
+    # and one played by Q): the trainer's greedy move is the file's agent's, position by
+    # position, and the export after an update plays the same way through evaluate
+    from pyramid_env.agents.cardnet import CardNet
+
+    shipped = q_network(tmp_path) if which == "rel-q" else SHIPPED / f"{which}.npz"
+    cfg = card_tiny(*card_sets(shipped))
     tr = ppo_fast.Trainer(cfg, init=shipped)
     net = CardNet.load(shipped)
     obs, mask = tr.next_obs, torch.from_numpy(tr.env.action_masks())
@@ -207,25 +233,44 @@ def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp
     assert np.isfinite(list(tr.update(1.0).values())).all()
     assert any(not torch.equal(before[k], v) for k, v in tr.net.card.state_dict().items())
     agent = tr.policy_agent("ppo-cards", {"rules": "msc"})
+    assert {k: agent.net.meta[k] for k in ("play", "tie")} == {
+        k: net.meta[k] for k in ("play", "tie")
+    }
     assert evaluate(agent, "msc", "val[:2]").summary()["deals"] == 2
-    # a card network of another size does not fit
-    base = ppo_fast.Trainer(card_tiny("ppo.size='base'"))
-    refused(ppo_fast.load_init, base.net, shipped, match="init=.* does not fit")
+
+
+def test_a_card_network_that_does_not_fit_the_config_is_refused_naming_the_setting(tmp_path):
+    msc = SHIPPED / "cards-msc.npz"
+    sets = card_sets(msc)
+    # another size: the weights do not fit
+    base = ppo_fast.Trainer(card_tiny(*sets, "ppo.size='base'"))
+    refused(ppo_fast.load_init, base.net, msc, match="init=.* does not fit")
+    # other inputs, another way of playing, another tie-break: named, never silently replaced
+    rel = ppo_fast.Trainer(card_tiny(*sets, "ppo.card_net='rel'"))
+    refused(ppo_fast.load_init, rel.net, msc, match=r"with \['rel', 'tally'\].*ppo.card_net")
+    q = ppo_fast.Trainer(card_tiny(*sets, "ppo.play='q'"))
+    refused(ppo_fast.load_init, q.net, msc, match="plays 'policy'; the config's ppo.play='q'")
+    rel_q = q_network(tmp_path)
+    tie = ppo_fast.Trainer(card_tiny(*card_sets(rel_q), "ppo.tie=0.5"))
+    refused(ppo_fast.load_init, tie.net, rel_q, match="with tie=0.1; the config's ppo.tie=0.5")
     # the card network needs the counts observation, and has no MLP widths
+    cfg = card_tiny()
     refused(ppo_fast.check_config, cfg | {"obs_mode": "onehot"}, match="obs_mode='onehot'")
     wide = cfg | {"ppo": cfg["ppo"] | {"hidden": [16]}}
     refused(ppo_fast.check_config, wide, match=r"ppo.hidden=\[16\]: expected no such setting")
 
 
 def test_a_card_network_run_writes_a_card_network_that_plays(tmp_path):
-    cfg = card_tiny("eval.every=64", "num_envs=4", "exp_name='cards'", steps=64)
     from pyramid_env.agents.cardnet import CardNet, CardNetAgent
 
-    shipped = script.ROOT / "agents" / "trained" / "cards-msc.npz"
+    shipped = SHIPPED / "cards-msc.npz"
+    sets = ["eval.every=64", "num_envs=4", "exp_name='cards'"]
+    cfg = card_tiny(*card_sets(shipped), *sets, steps=64)
     metrics = script.train(cfg, tmp_path, init=shipped)
     (run,) = tmp_path.iterdir()
     net = CardNet.load(run / "best.npz")
-    assert net.meta["val_win_rate"] == metrics["best_val_win_rate"] and net.meta["play"] == "q"
+    assert net.meta["val_win_rate"] == metrics["best_val_win_rate"]
+    assert net.meta["play"] == CardNet.load(shipped).meta["play"] and net.meta["tally"]
     assert evaluate(CardNetAgent(net), "msc", "val[:2]").summary()["deals"] == 2
     # its training curves, from the TensorBoard log, one point per update
     curves = script.curves(run)

@@ -89,6 +89,26 @@ def test_the_shipped_recipes_parse(tmp_path):
         assert plan[-1][2][plan[-1][2].index("--seeds") + 1] == "5"
 
 
+def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name(tmp_path):
+    # the config a user runs to make a shipped network again names that network's inputs,
+    # size, steps and seed: a network shipped without its recipe updated fails here
+    from pyramid_env.agents.cardnet_torch import build
+
+    for path in sorted((train_chain.ROOT / "configs").glob("cards_*.toml")):
+        cfg = read_config(path, None, None, [])
+        args = train_chain.stages(cfg, cfg["seed"], tmp_path)[-1][2]
+
+        def arg(flag: str, args: list[str] = args) -> str:
+            return args[args.index(flag) + 1]
+
+        meta = CardNet.load(train_chain.ROOT / "agents" / "trained" / f"{cfg['name']}.npz").meta
+        want = build(arg("--arch"), arg("--size")).meta
+        assert {k: meta.get(k) for k in want} == want, path.name
+        flags = ("rel", "probe", "order", "tally", "cover")  # none more than the recipe's
+        assert [bool(meta.get(k)) for k in flags] == [k in want for k in flags], path.name
+        assert (meta["steps"], meta["seed"]) == (int(arg("--steps")), cfg["seed"]), path.name
+
+
 def test_a_failing_stage_stops_the_chain_and_says_which(tmp_path, capsys):
     (tmp_path / "c.toml").write_text(
         '[[stage]]\nname = "data"\ncommand = "card_data"\n'
