@@ -604,8 +604,9 @@ pyramid-env compare $R --reference cards-msc --agents msc-share-tally-s0 msc-sha
 pyramid-env compare $R --reference msc-share-rel-s0 --agents msc-share-tally-s0 --out results/cards/msc-share/paired-rel.md
 # Thirty-second session (2026-12-06): issue 31. PPO's trainer takes any card network
 # (ppo.card_net, ppo.play); seed 1 of the thirty-first session's msc runs shipped as cards-msc,
-# its msc table row re-run. Before this, agents/trained/cards-msc.npz was the relation network
+# the msc table re-run. Before this, agents/trained/cards-msc.npz was the relation network
 # played by Q; the commands above that start from it need that file:
 #   git show 50b4ced:agents/trained/cards-msc.npz > data/cards-msc-rel.npz
 python -m experiments.ship_agent results/cards/msc-share/tally_1257152_s1/net.npz cards-msc
-pyramid-env benchmark --rules msc --agents cards-msc --workers 2 --out results/cards/msc-share/shipped-row
+pyramid-env benchmark --rules msc --out results/benchmark-msc
+cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
