@@ -7,7 +7,9 @@ r"""One command for a card network's whole recipe: its data, then each training 
 The config's ``[[stage]]`` tables run in order, each a ``card_data`` or ``train_cards``
 command line written as in ``experiments/reproduce.sh``, with ``{seed}``, ``{run}`` (the run
 folder) and ``{data}`` filled in; ``scale`` multiplies every ``--deals``, ``--steps`` and
-``--positions`` (a smoke run at 0.01, its data in a folder of their own). A data file already
+``--positions``, and the deal count of every ``--eval-seeds`` (``val[:500]`` is ``val[:5]``
+at 0.01: a smoke run's untrained networks need not play 500 games), its data in a folder of
+their own. A data file already
 written is kept (card_data writes whole files or none; delete one to make it again) and
 ``train_cards`` keeps its finished runs, so a stopped chain goes on where it was. A training
 stage's network is copied to ``{run}/<stage>.npz`` for the next to start from; the run
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +35,19 @@ ROOT = Path(__file__).parents[1]
 COMMANDS = ("card_data", "train_cards")
 KEYS, STAGE_KEYS = {"name", "seed", "data", "scale", "stage"}, {"name", "command", "args"}
 SCALED = ("--deals", "--steps", "--positions")
+FIRST_DEALS = re.compile(r"^(\w+)\[:(\d+)\]$")  # a seed spec that names its count: val[:500]
+
+
+def scaled_seeds(spec: str, scale: float, stage: str) -> str:
+    """``spec``'s first deals times ``scale`` (at least one): ``val[:500]`` at 0.01 is ``val[:5]``.
+
+    Raises:
+        SystemExit: a spec that does not name its count (``set[:N]``), which no scale can shrink.
+    """
+    if not (m := FIRST_DEALS.match(spec)):
+        raise SystemExit(f"stage {stage} --eval-seeds {spec!r}: with a scale, a spec of the first "
+                         "deals of a set ('val[:500]'), which the scale shrinks")  # fmt: skip
+    return f"{m[1]}[:{max(1, round(int(m[2]) * scale))}]"
 
 
 def stages(cfg: dict[str, Any], seed: int, run: Path) -> list[tuple[str, str, list[str]]]:
@@ -69,6 +85,8 @@ def stages(cfg: dict[str, Any], seed: int, run: Path) -> list[tuple[str, str, li
         for k, a in enumerate(argv[:-1]):
             if a in SCALED and scale != 1:
                 argv[k + 1] = str(max(1, round(int(argv[k + 1]) * scale)))
+            if a == "--eval-seeds" and scale != 1:
+                argv[k + 1] = scaled_seeds(argv[k + 1], scale, name)
         out.append((name, cmd, argv))
     if not out:
         raise SystemExit("stage: the config lists no [[stage]] to run")

@@ -70,6 +70,21 @@ def test_a_bad_stage_is_named_with_what_is_allowed(tmp_path, stage, message):
         train_chain.stages({"stage": [stage]}, 0, tmp_path)
 
 
+def test_a_scale_shrinks_the_evaluation_deals_too(tmp_path):
+    # a smoke run's untrained networks play a hundredth of the games, not all 500
+    stage = {"name": "net", "command": "train_cards",
+             "args": ["--steps", "8000", "--eval-seeds", "val[:500]", "--seeds", "1"]}  # fmt: skip
+    ((_, _, argv),) = train_chain.stages({"stage": [stage], "scale": 0.01}, 0, tmp_path)
+    assert argv == ["--steps", "80", "--eval-seeds", "val[:5]", "--seeds", "1"]
+    ((_, _, argv),) = train_chain.stages({"stage": [stage], "scale": 0.001}, 0, tmp_path)
+    assert argv[1:4] == ["8", "--eval-seeds", "val[:1]"]  # at least one deal
+    ((_, _, argv),) = train_chain.stages({"stage": [stage]}, 0, tmp_path)
+    assert argv == stage["args"]  # the recipe as written
+    whole = {**stage, "args": ["--eval-seeds", "val"]}
+    with pytest.raises(SystemExit, match=r"stage net --eval-seeds 'val': with a scale"):
+        train_chain.stages({"stage": [whole], "scale": 0.5}, 0, tmp_path)
+
+
 def test_a_name_twice_no_stage_or_no_scale_is_refused(tmp_path):
     twice = {"name": "a", "command": "card_data", "args": []}
     with pytest.raises(SystemExit, match="stage 1 name = 'a'"):
