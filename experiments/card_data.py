@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -372,7 +373,8 @@ def generate(
     return replay(rules, deals, games)
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line (``train_chain`` reads a stage's arguments with it too)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", default="msc")
     p.add_argument("--deals", type=int, default=1000, help="train deals, from the set's start")
@@ -424,6 +426,23 @@ def main(argv: list[str] | None = None) -> None:
         help="keep only the positions where a legal move loses (train_cards --hard-share)",
     )
     p.add_argument("--out", type=Path, required=True)
+    return p
+
+
+def recipe(args: argparse.Namespace, rules: Rules) -> str:
+    """What decides a file's positions, as JSON: every argument but ``--workers`` and ``--out``.
+
+    Written into the file (``recipe``), so a file kept from an earlier run can be told apart
+    from the one a command would make (``train_chain`` keeps a data file only if it matches).
+    """
+    made = {k: v for k, v in vars(args).items() if k not in ("workers", "out")}
+    made["rules"] = rules.name  # a preset name or a spec, as the Rules it became
+    made["behaviour"] = str(args.behaviour) if args.behaviour else None
+    return json.dumps(made, sort_keys=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = parser()
     args = p.parse_args(argv)
     if args.pimc < 0:
         p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")
@@ -447,7 +466,8 @@ def main(argv: list[str] | None = None) -> None:
         data = only_hard(data)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     part = args.out.with_name(args.out.name + ".partial.npz")  # whole or absent, never half
-    np.savez_compressed(part, rules=np.array(rules.name), **data)
+    made = np.array(recipe(args, rules))
+    np.savez_compressed(part, rules=np.array(rules.name), recipe=made, **data)
     part.replace(args.out)
     print(f"{len(data['teacher'])} positions from {len(deals)} deals in {time.time() - t0:.0f} s")
 

@@ -10,7 +10,8 @@ folder) and ``{data}`` filled in; ``scale`` multiplies every ``--deals``, ``--st
 ``--positions``, and the deal count of every ``--eval-seeds`` (``val[:500]`` is ``val[:5]``
 at 0.01: a smoke run's untrained networks need not play 500 games), its data in a folder of
 their own. A data file already
-written is kept (card_data writes whole files or none; delete one to make it again) and
+written by the same command is kept (card_data writes whole files or none, and what made
+each; one made by another command is refused: delete it to make it again) and
 ``train_cards`` keeps its finished runs, so a stopped chain goes on where it was. A training
 stage's network is copied to ``{run}/<stage>.npz`` for the next to start from; the run
 folder's ``stages.jsonl`` logs each stage's command line and seconds.
@@ -93,6 +94,36 @@ def stages(cfg: dict[str, Any], seed: int, run: Path) -> list[tuple[str, str, li
     return out
 
 
+def check_kept(name: str, argv: list[str], out: Path) -> None:
+    """Refuse a data file kept from a run of another command than this stage's.
+
+    ``card_data`` writes into each file what made it (its ``recipe``: every argument but
+    ``--workers`` and ``--out``); a file the stage would make differently (other deals, another
+    teacher, other rules) must not be trained on as if it were this stage's. A file made before
+    files recorded it is kept with a warning.
+
+    Raises:
+        SystemExit: naming the file and each argument that differs, the file's and the stage's.
+    """
+    import numpy as np
+
+    from experiments import card_data
+    from pyramid_env.engine.rules import get_rules
+
+    args = card_data.parser().parse_args(argv)
+    want = json.loads(card_data.recipe(args, get_rules(args.rules)))
+    with np.load(out) as d:
+        have = json.loads(str(d["recipe"])) if "recipe" in d.files else None
+    if have is None:
+        print(f"[{name}] {out}: made before data files recorded their command; kept unchecked",
+              file=sys.stderr)  # fmt: skip
+        return
+    if differ := sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k)):
+        said = ", ".join(f"{k} {have.get(k)!r} (the file) against {want.get(k)!r}" for k in differ)
+        raise SystemExit(f"stage {name}: {out} was made by another command: {said}; delete it "
+                         "to make it again, or give the stage another --out")  # fmt: skip
+
+
 def run_stage(name: str, cmd: str, argv: list[str], run: Path) -> None:
     """Run one stage in its own process unless its data are there; a network is copied.
 
@@ -101,7 +132,8 @@ def run_stage(name: str, cmd: str, argv: list[str], run: Path) -> None:
     """
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else None
     if cmd == "card_data" and out is not None and out.exists():
-        return  # written whole or not at all: kept
+        check_kept(name, argv, out)
+        return  # written whole or not at all, by this very command: kept
     done = subprocess.run([sys.executable, "-m", f"experiments.{cmd}", *argv], cwd=ROOT)
     if done.returncode:
         raise SystemExit(f"stage {name}: {cmd} exited with {done.returncode}")

@@ -33,8 +33,8 @@ def load_data(
         name, _, take = str(path).partition(":")
         if take and not take.isdigit():
             raise SystemExit(f"--data {path}: after ':' the number of positions to take")
-        with np.load(name) as d:
-            part = {k: d[k] for k in d.files}
+        with np.load(name) as d:  # its recipe (how it was made) is for train_chain, not here
+            part = {k: d[k] for k in d.files if k != "recipe"}
         if take:
             if int(take) > len(part["teacher"]):
                 raise SystemExit(f"--data {path}: the file holds {len(part['teacher'])}")

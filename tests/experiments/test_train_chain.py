@@ -53,6 +53,12 @@ def test_a_chain_runs_its_stages_in_order_scaled_and_goes_on_where_it_stopped(tm
     assert again[0]["train_seconds"] == result["train_seconds"]
     stages = [json.loads(x)["stage"] for x in (run / "stages.jsonl").read_text().splitlines()]
     assert stages == ["data", "first", "second"] * 2
+    # a data file made by another command is never trained on as this stage's
+    (tmp_path / "c.toml").write_text(CONFIG.replace('"--deals", "600"', '"--deals", "700"'))
+    with pytest.raises(SystemExit, match=r"stage data: .*d.npz was made by another command: "
+                       r"deals 6 \(the file\) against 7; delete it"):  # fmt: skip
+        train_chain.main(argv)
+    assert data.stat().st_mtime_ns == made
 
 
 @pytest.mark.parametrize(
@@ -68,6 +74,15 @@ def test_a_chain_runs_its_stages_in_order_scaled_and_goes_on_where_it_stopped(tm
 def test_a_bad_stage_is_named_with_what_is_allowed(tmp_path, stage, message):
     with pytest.raises(SystemExit, match=message.replace("[", r"\[").replace("]", r"\]")):
         train_chain.stages({"stage": [stage]}, 0, tmp_path)
+
+
+def test_a_data_file_from_before_recipes_were_recorded_is_kept_with_a_warning(tmp_path, capsys):
+    import numpy as np
+
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, rules=np.array("msc"), teacher=np.zeros(3, np.int16))
+    train_chain.check_kept("data", ["--rules", "msc", "--out", str(old)], old)
+    assert "old.npz: made before data files recorded their command" in capsys.readouterr().err
 
 
 def test_a_scale_shrinks_the_evaluation_deals_too(tmp_path):
