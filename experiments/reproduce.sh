@@ -610,3 +610,25 @@ pyramid-env compare $R --reference msc-share-rel-s0 --agents msc-share-tally-s0 
 python -m experiments.ship_agent results/cards/msc-share/tally_1257152_s1/net.npz cards-msc
 pyramid-env benchmark --rules msc --out results/benchmark-msc
 cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
+# The share's size under msc (seed 0, half of every batch from the deciding positions).
+python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.5 --heldout data/msc_heldout.npz --eval-seeds "val[:500]" --plays q:0.1 policy:0.0 sample:1.0 --data data/msc.npz --seeds 0 --out results/cards/msc-share50
+cp results/cards/msc-share50/tally_1257152_s0/net.npz data/msc-share50-tally-s0.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-share50-tally-s0.npz --workers 1 --out results/cards/msc-share50/test1000-s0
+pyramid-env compare results/cards/msc-share50/test1000-s0 results/cards/msc-share/test1000-tally --reference msc-share-tally-s0 --agents msc-share50-tally-s0 --out results/cards/msc-share50/paired-share30.md
+# The msc recipe under two-pass: the data in one command (the sixteenth session's two files'
+# positions), the held-out set, three seeds, test[:1000]; seed 2 shipped as cards-two-pass.
+python -m experiments.card_data --rules two-pass --deals 44000 --workers 2 --out data/two-pass-44k.npz
+python -m experiments.card_data --rules two-pass --deals 1500 --first 5000000 --workers 2 --out data/two-pass_heldout.npz
+for S in 0 1 2; do
+  python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/two-pass_heldout.npz --eval-seeds "val[:500]" --plays q:0.1 policy:0.0 sample:1.0 --data data/two-pass-44k.npz --seeds $S --out results/cards/two-pass-share
+  cp results/cards/two-pass-share/tally_1041434_s$S/net.npz data/tp-share-tally-s$S.npz
+done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents greedy greedy-careful data/tp-share-tally-s0.npz --workers 1 --out results/cards/two-pass-share/test1000-s0
+for S in 1 2; do
+  pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/tp-share-tally-s$S.npz --workers 1 --out results/cards/two-pass-share/test1000-s$S
+done
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-share/test1000-s1 results/cards/two-pass-share/test1000-s2"
+pyramid-env compare $R --reference greedy-careful --agents tp-share-tally-s0 tp-share-tally-s1 tp-share-tally-s2 --across-seeds tp-share-tally-s0 tp-share-tally-s1 tp-share-tally-s2 --out results/cards/two-pass-share/seeds-and-greedy-careful.md
+python -m experiments.ship_agent results/cards/two-pass-share/tally_1041434_s2/net.npz cards-two-pass
+# The msc recipe's smoke run (a hundredth of it, val[:5]).
+python -m experiments.train_chain --config configs/cards_msc.toml --set scale=0.01
