@@ -17,11 +17,8 @@ observation is a player's. The method: docs/learning.md, "A network over the car
 
 from __future__ import annotations
 
-import argparse
 import functools
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +35,7 @@ from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import State, is_won, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
-from pyramid_env.lab.card_data import losing_move
+from pyramid_env.lab.card_data import PASS_CAP, losing_move, parser, recipe
 from pyramid_env.seeds import SEED_SETS
 from pyramid_env.solver import Verdict, solve, winning_line
 from pyramid_env.sweep import sweep
@@ -84,9 +81,6 @@ def _wins(s: State) -> bool | None:
         return True
     status = solve(s, budget=BUDGET, check=False).status
     return None if status is Verdict.UNKNOWN else status is Verdict.WIN
-
-
-PASS_CAP = 2  # recycles counted up to by default; "this many or more" beyond
 
 
 def recycles_needed(s: State, cap: int = PASS_CAP) -> int | None:
@@ -373,76 +367,8 @@ def generate(
     return replay(rules, deals, games)
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command line (``train_chain`` reads a stage's arguments with it too)."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rules", default="msc")
-    p.add_argument("--deals", type=int, default=1000, help="train deals, from the set's start")
-    p.add_argument("--first", type=int, default=0, help="skip this many train deals first")
-    p.add_argument("--eps", type=float, default=0.1)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--behaviour", type=Path, help="a card network to play instead of the teacher")
-    p.add_argument(
-        "--pimc",
-        type=int,
-        default=0,
-        metavar="SAMPLES",
-        help="an honest teacher: pimc's search over this many orders while cards are unseen",
-    )
-    p.add_argument(
-        "--soft",
-        type=int,
-        default=0,
-        metavar="ORDERS",
-        help="soft labels too: each move's share of this many orders (the true one among them) "
-        "still won after it, while cards are unseen",
-    )
-    p.add_argument(
-        "--rollout",
-        action="store_true",
-        help="honest labels too: after which legal moves greedy-careful goes on to win the deal",
-    )
-    p.add_argument(
-        "--scout",
-        action="store_true",
-        help="an honest teacher: scout's draw through the first pass, then solver-greedy once "
-        "every card is seen",
-    )
-    p.add_argument(
-        "--passes",
-        type=int,
-        nargs="?",
-        const=PASS_CAP,
-        default=0,
-        metavar="CAP",
-        help="pass counts too: where every card is seen and several moves keep the deal won, "
-        f"the fewest further recycles each needs, counted up to CAP (default {PASS_CAP}; "
-        "train_cards --q-target passes)",
-    )
-    p.add_argument(
-        "--only-hard",
-        action="store_true",
-        help="keep only the positions where a legal move loses (train_cards --hard-share)",
-    )
-    p.add_argument("--out", type=Path, required=True)
-    return p
-
-
-def recipe(args: argparse.Namespace, rules: Rules) -> str:
-    """What decides a file's positions, as JSON: every argument but ``--workers`` and ``--out``.
-
-    Written into the file (``recipe``), so a file kept from an earlier run can be told apart
-    from the one a command would make (``train_chain`` keeps a data file only if it matches).
-    """
-    made = {k: v for k, v in vars(args).items() if k not in ("workers", "out")}
-    made["rules"] = rules.name  # a preset name or a spec, as the Rules it became
-    made["behaviour"] = str(args.behaviour) if args.behaviour else None
-    return json.dumps(made, sort_keys=True)
-
-
 def main(argv: list[str] | None = None) -> None:
-    p = parser()
+    p = parser(__doc__.splitlines()[0])
     args = p.parse_args(argv)
     if args.pimc < 0:
         p.error(f"--pimc {args.pimc}: samples per decision, 0 (the solver-greedy teacher) or more")

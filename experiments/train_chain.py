@@ -107,11 +107,11 @@ def check_kept(name: str, argv: list[str], out: Path) -> None:
     """
     import numpy as np
 
-    from experiments import card_data
     from pyramid_env.engine.rules import get_rules
+    from pyramid_env.lab.card_data import parser, recipe
 
-    args = card_data.parser().parse_args(argv)
-    want = json.loads(card_data.recipe(args, get_rules(args.rules)))
+    args = parser().parse_args(argv)
+    want = json.loads(recipe(args, get_rules(args.rules)))
     with np.load(out) as d:
         have = json.loads(str(d["recipe"])) if "recipe" in d.files else None
     if have is None:

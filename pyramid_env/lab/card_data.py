@@ -1,18 +1,23 @@
 """Reading ``experiments/card_data``'s files: solver-labelled positions for the card network.
 
 Kept apart from the trainer so that scripts which only read the positions (the trainer, the
-analyses of a trained network) share one reader and need no torch.
+analyses of a trained network) share one reader and need no torch. The script's command line
+(:func:`parser`) and what it records of a file's making (:func:`recipe`) live here too.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 from pathlib import Path
 
 import numpy as np
 
 from pyramid_env.engine.moves import NUM_MOVES
+from pyramid_env.engine.rules import Rules
 
 TARGETS = ("verdict", "soft", "rollout", "passes")
+PASS_CAP = 2  # recycles counted up to by default; "this many or more" beyond
 
 
 def load_data(
@@ -89,3 +94,75 @@ def losing_move(legal: np.ndarray, verdict: np.ndarray) -> np.ndarray:
     """
     legal = np.asarray(legal, bool)
     return (legal & np.asarray(verdict).astype(bool)).sum(1) < legal.sum(1)
+
+
+def parser(description: str | None = None) -> argparse.ArgumentParser:
+    """``experiments/card_data``'s command line.
+
+    Here, not in the script, so that ``train_chain`` reads a stage's arguments with it too
+    (experiment scripts never import one another).
+    """
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--rules", default="msc")
+    p.add_argument("--deals", type=int, default=1000, help="train deals, from the set's start")
+    p.add_argument("--first", type=int, default=0, help="skip this many train deals first")
+    p.add_argument("--eps", type=float, default=0.1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--behaviour", type=Path, help="a card network to play instead of the teacher")
+    p.add_argument(
+        "--pimc",
+        type=int,
+        default=0,
+        metavar="SAMPLES",
+        help="an honest teacher: pimc's search over this many orders while cards are unseen",
+    )
+    p.add_argument(
+        "--soft",
+        type=int,
+        default=0,
+        metavar="ORDERS",
+        help="soft labels too: each move's share of this many orders (the true one among them) "
+        "still won after it, while cards are unseen",
+    )
+    p.add_argument(
+        "--rollout",
+        action="store_true",
+        help="honest labels too: after which legal moves greedy-careful goes on to win the deal",
+    )
+    p.add_argument(
+        "--scout",
+        action="store_true",
+        help="an honest teacher: scout's draw through the first pass, then solver-greedy once "
+        "every card is seen",
+    )
+    p.add_argument(
+        "--passes",
+        type=int,
+        nargs="?",
+        const=PASS_CAP,
+        default=0,
+        metavar="CAP",
+        help="pass counts too: where every card is seen and several moves keep the deal won, "
+        f"the fewest further recycles each needs, counted up to CAP (default {PASS_CAP}; "
+        "train_cards --q-target passes)",
+    )
+    p.add_argument(
+        "--only-hard",
+        action="store_true",
+        help="keep only the positions where a legal move loses (train_cards --hard-share)",
+    )
+    p.add_argument("--out", type=Path, required=True)
+    return p
+
+
+def recipe(args: argparse.Namespace, rules: Rules) -> str:
+    """What decides a file's positions, as JSON: every argument but ``--workers`` and ``--out``.
+
+    Written into the file (``recipe``), so a file kept from an earlier run can be told apart
+    from the one a command would make (``train_chain`` keeps a data file only if it matches).
+    """
+    made = {k: v for k, v in vars(args).items() if k not in ("workers", "out")}
+    made["rules"] = rules.name  # a preset name or a spec, as the Rules it became
+    made["behaviour"] = str(args.behaviour) if args.behaviour else None
+    return json.dumps(made, sort_keys=True)

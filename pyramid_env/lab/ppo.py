@@ -29,7 +29,7 @@ import pyramid_env  # noqa: F401  (registers the ids)
 from pyramid_env.agents import MLPPolicy, PolicyAgent
 from pyramid_env.benchmark import machine
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.ppo_fast import copy_layers
+from pyramid_env.lab.ppo_nets import copy_layers
 from pyramid_env.lab.shipping import ship as ship_policy
 
 

@@ -200,9 +200,10 @@ def load_init(net: nn.Module, path: Path) -> None:
             raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
     if isinstance(net, CardPolicy):
-        check_card_init(net, CardNet.load(path), path)
+        shipped = CardNet.load(path)
+        check_card_init(net, shipped, path)
         try:
-            load_shipped(net.card, CardNet.load(path))
+            load_shipped(net.card, shipped)
         except RuntimeError as err:
             raise PyramidError(f"init={str(path)!r} does not fit the network: {err}") from err
         return
