@@ -632,3 +632,8 @@ pyramid-env compare $R --reference greedy-careful --agents tp-share-tally-s0 tp-
 python -m experiments.ship_agent results/cards/two-pass-share/tally_1041434_s2/net.npz cards-two-pass
 # The msc recipe's smoke run (a hundredth of it, val[:5]).
 python -m experiments.train_chain --config configs/cards_msc.toml --set scale=0.01
+# PPO from the shipped cards-msc (tallies, played by its policy), two temperatures.
+python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --runs runs/ppo_cards_tally
+python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --set ppo.temperature=0.5 --runs runs/ppo_cards_tally_t05
+for R in runs/ppo_cards_tally/*/ runs/ppo_cards_tally_t05/*/; do python -m experiments.ppo_fast --curves $R --out $R/curves.json; done
+# then eval.csv, config.json, metrics.json and curves.json of each to results/ppo_cards/msc-tally-tau1.0-s1, msc-tally-tau0.5-s1
