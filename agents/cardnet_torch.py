@@ -376,6 +376,7 @@ def with_probe(net: CardTorch) -> CardTorch:
 
 
 INPUTS = ("order", "tally", "cover")  # inputs with_inputs can add to a trained network
+FLAGS = ("rel", "probe", *INPUTS)  # a card network's switches, in its metadata when on
 
 
 def with_inputs(net: CardTorch, *names: str) -> CardTorch:
@@ -405,7 +406,7 @@ def twin(shipped: CardNet) -> CardTorch:
     if shipped.meta["arch"] != "cards":
         raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
     dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
-    flags = {k: bool(shipped.meta.get(k)) for k in ("rel", "probe", *INPUTS)}
+    flags = {k: bool(shipped.meta.get(k)) for k in FLAGS}
     return load_shipped(CardTorch(**dims, **flags), shipped)
 
 

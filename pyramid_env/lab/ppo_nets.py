@@ -16,12 +16,12 @@ from torch import nn
 
 from pyramid_env.agents import MLPPolicy
 from pyramid_env.agents.cardnet import CardNet
-from pyramid_env.agents.cardnet_torch import load_shipped
+from pyramid_env.agents.cardnet_torch import ARCHS, FLAGS, load_shipped
 from pyramid_env.engine.errors import PyramidError
 from pyramid_env.env import PyramidVectorEnv
 from pyramid_env.env.actions import N_ACTIONS
 
-CARD_NETS = ("cards", "rel", "probe", "order", "tally", "cover")  # cardnet_torch.build's
+CARD_NETS = ARCHS[:-1]  # cardnet_torch.build's card networks (its last, "flat", is an MLP)
 CARD_PLAYS = ("q", "policy", "sample")  # how the actor reads the two heads (CardNet's play)
 
 
@@ -225,9 +225,8 @@ def check_card_init(net: CardPolicy, shipped: CardNet, path: Path) -> None:
     Raises:
         PyramidError: naming the setting, the config's value and the file's.
     """
-    flags = ("rel", "probe", "order", "tally", "cover")
-    ours = {k for k in flags if net.card.meta.get(k)}
-    theirs = {k for k in flags if shipped.meta.get(k)}
+    ours = {k for k in FLAGS if net.card.meta.get(k)}
+    theirs = {k for k in FLAGS if shipped.meta.get(k)}
     if ours != theirs:
         raise PyramidError(
             f"init={str(path)!r} is a card network with {sorted(theirs)}; the config's "

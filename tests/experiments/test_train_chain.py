@@ -122,7 +122,7 @@ def test_the_shipped_recipes_parse(tmp_path):
 def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name(tmp_path):
     # the config a user runs to make a shipped network again names that network's inputs,
     # size, steps and seed: a network shipped without its recipe updated fails here
-    from pyramid_env.agents.cardnet_torch import build
+    from pyramid_env.agents.cardnet_torch import FLAGS, build
 
     for path in sorted((train_chain.ROOT / "configs").glob("cards_*.toml")):
         cfg = read_config(path, None, None, [])
@@ -134,8 +134,8 @@ def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name
         meta = CardNet.load(train_chain.ROOT / "agents" / "trained" / f"{cfg['name']}.npz").meta
         want = build(arg("--arch"), arg("--size")).meta
         assert {k: meta.get(k) for k in want} == want, path.name
-        flags = ("rel", "probe", "order", "tally", "cover")  # none more than the recipe's
-        assert [bool(meta.get(k)) for k in flags] == [k in want for k in flags], path.name
+        # none more than the recipe's
+        assert [bool(meta.get(k)) for k in FLAGS] == [k in want for k in FLAGS], path.name
         assert (meta["steps"], meta["seed"]) == (int(arg("--steps")), cfg["seed"]), path.name
 
 
