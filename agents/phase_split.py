@@ -23,18 +23,26 @@ class PhaseSplit:
     in ``turn.known``, as :class:`~pyramid_env.agents.ScoutAgent` does.
 
     Args:
-        hidden: the agent for the first phase (``GreedyAgent`` or ``PimcAgent``).
+        hidden: the agent for the first phase (``GreedyAgent``, ``PimcAgent``, a network).
         known: ``"solver"`` (its line), or the agent for the second phase; the env gives the
-            observation form this agent asks for (``env_kwargs``).
+            observation form the two agents ask for (``env_kwargs``).
         name: the name in tables.
     """
 
     def __init__(self, hidden: Agent, known: str | Agent, name: str) -> None:
-        """See the class docstring."""
+        """See the class docstring.
+
+        Raises:
+            ValueError: the two agents ask for different env settings (one env serves both).
+        """
         self.hidden, self.known, self.name = hidden, known, name
         self.greedy = GreedyAgent()
         self.line = _Line(None)
-        self.env_kwargs = getattr(known, "env_kwargs", {})
+        forms = [getattr(a, "env_kwargs", {}) for a in (hidden, known)]
+        clash = {k for k in forms[0].keys() & forms[1].keys() if forms[0][k] != forms[1][k]}
+        if clash:  # one env serves both phases
+            raise ValueError(f"{name}: the two agents ask for different env settings {clash}")
+        self.env_kwargs = forms[0] | forms[1]
 
     @staticmethod
     def supports(rules: Rules) -> bool:

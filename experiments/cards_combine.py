@@ -8,13 +8,15 @@
 Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
 scores each way of combining a network's two heads on solver-labelled positions: how often the
 chosen move keeps the deal winnable where some legal move loses it, split by whether every stock
-card has been seen. The findings: docs/learning.md, "Its own games, several networks as one, and
-where its two heads disagree".
+card has been seen, and the wrong choices where every card is seen counted by kind. The
+findings: docs/learning.md, "Its own games, several networks as one, and where its two heads
+disagree", and "Which phase the networks lose in".
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,10 @@ from typing import Any
 import numpy as np
 
 from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores
+from pyramid_env.engine.moves import MOVES, MoveKind
+from pyramid_env.engine.state import SLOTS
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.card_data import load_data
+from pyramid_env.lab.card_data import all_seen, load_data
 
 WAYS = ("q", "policy", "both", "sample")  # --ways: CardNet's ways of playing but the filter
 SUMMARY = ("wins", "deals", "solver_winnable", "solver_normalised", "norm_ci_low",
@@ -73,6 +77,28 @@ def _share(right: np.ndarray, where: np.ndarray) -> float | None:
     return float(right[where].mean()) if where.any() else None
 
 
+def move_kind(a: int) -> str:
+    """A move's kind for the table of mistakes: a pair says where its two cards lie."""
+    m = MOVES[a]
+    if m.kind is not MoveKind.PAIR:
+        return m.kind.name
+    both = (m.a < SLOTS) + (m.b < SLOTS)
+    return ("PAIR stock-stock", "PAIR pyramid-stock", "PAIR pyramid-pyramid")[both]
+
+
+def mistakes(choice: np.ndarray, wins: np.ndarray, where: np.ndarray) -> dict[str, int]:
+    """At the positions ``where``, the wrong choices counted by their kind and what wins there.
+
+    Keys read ``"PAIR pyramid-stock, not DRAW"``: the kind chosen, then the kinds of the
+    winning moves; most common first.
+    """
+    counts: collections.Counter[str] = collections.Counter()
+    for i in np.flatnonzero(where & ~wins[np.arange(len(choice)), choice]):
+        won = " / ".join(sorted({move_kind(a) for a in np.flatnonzero(wins[i])}))
+        counts[f"{move_kind(int(choice[i]))}, not {won}"] += 1
+    return dict(counts.most_common())
+
+
 def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str, Any]]:
     """Per network and way of combining its heads: the chosen move right where a move loses."""
     from pyramid_env.agents.cardnet_torch import counts_from_packed  # torch only for this
@@ -80,7 +106,7 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
     d = load_data([path], None)
     legal, wins = d["legal"], d["wins"].astype(bool)
     hard = wins.sum(1) < legal.sum(1)
-    seen = d["obs"][:, -13:].sum(1) == 0  # no unseen card of any rank
+    seen = all_seen(d["obs"])  # no unseen card of any rank
     x = counts_from_packed(d["obs"])
     t = d["teacher"].astype(np.int64)
     t_right = wins[np.arange(len(t)), t]  # the teacher's own move, for scale
@@ -112,7 +138,8 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
                          "teacher": float((choice == d["teacher"]).mean()),
                          "turns": float(turns.mean()),
                          "teacher_turns": float((d["teacher"] < 2).mean()),
-                         "turns_not_teacher": float((turns & teacher_removes).mean())})  # fmt: skip
+                         "turns_not_teacher": float((turns & teacher_removes).mean()),
+                         "mistakes_seen": mistakes(choice, wins, hard & seen)})  # fmt: skip
             print(json.dumps(rows[-1]), flush=True)
     return rows
 

@@ -3,6 +3,7 @@
     python -m experiments.phase_split --rules msc two-pass --seeds "test[:1000]"
     python -m experiments.phase_split --rules msc --then bc-msc bc-ppo-msc expit-msc \
         --out results/phase_split/networks
+    python -m experiments.phase_split --rules msc --split cards-msc --out results/phase_split/cards
 
 Plays agents made of two parts, one per phase, to say what a network alone must learn (the
 method: docs/experiments.md).
@@ -20,6 +21,7 @@ from pyramid_env.agents import (
     PimcAgent,
     make_agent,
 )
+from pyramid_env.agents.cardnet import PLAY_MODES, CardNet, CardNetAgent
 from pyramid_env.agents.phase_split import PhaseSplit
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
@@ -29,10 +31,27 @@ from pyramid_env.lab.tables import markdown_table, write_csv
 ROOT = Path(__file__).parents[1]
 
 
-def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:
+def read_as(agent: CardNetAgent, way: str) -> CardNetAgent:
+    """A card network's agent reading its heads another way (``"q:0.1"``: ``play:tie``)."""
+    play, _, tie = way.partition(":")
+    net = CardNet(agent.net.w, agent.net.meta | {"play": play, "tie": float(tie)})
+    return CardNetAgent(net, name=f"{agent.name} as {way}")
+
+
+def agents(
+    samples: int,
+    then: list[str] | None = None,
+    split: list[str] | None = None,
+    known: list[str] | None = None,
+    known_ways: list[str] | None = None,
+) -> list[PhaseSplit]:
     """The combinations, then greedy's first pass with each agent named in ``then``.
 
-    ``pimc`` plays with ``samples`` orders per decision.
+    ``pimc`` plays with ``samples`` orders per decision. Each agent named in ``split`` is
+    then taken apart: it alone, it then the solver's line, ``greedy-careful`` then it, and it
+    then ``greedy-careful`` (which phase it loses deals in, against ``greedy-careful``'s rows);
+    then it followed by each agent in ``known``, and (a card network) by itself read each way
+    in ``known_ways`` (``play:tie``), in the known phase.
     """
     rows = [
         PhaseSplit(GreedyAgent(), GreedyAgent(), "greedy"),
@@ -43,9 +62,20 @@ def agents(samples: int, then: list[str] | None = None) -> list[PhaseSplit]:
         PhaseSplit(CarefulAgent(), "solver", "greedy-careful, then solver"),
         PhaseSplit(PimcAgent(samples=samples), CarefulAgent(), f"pimc-{samples}, then careful"),
     ]
-    return rows + [
-        PhaseSplit(GreedyAgent(), make_agent(n), f"greedy, then {n}") for n in then or []
-    ]
+    rows += [PhaseSplit(GreedyAgent(), make_agent(n), f"greedy, then {n}") for n in then or []]
+    for n in split or []:
+        rows += [
+            PhaseSplit(make_agent(n), make_agent(n), n),
+            PhaseSplit(make_agent(n), "solver", f"{n}, then solver"),
+            PhaseSplit(CarefulAgent(), make_agent(n), f"greedy-careful, then {n}"),
+            PhaseSplit(make_agent(n), CarefulAgent(), f"{n}, then greedy-careful"),
+        ]
+        rows += [PhaseSplit(make_agent(n), make_agent(k), f"{n}, then {k}") for k in known or []]
+        rows += [
+            PhaseSplit(make_agent(n), read_as(make_agent(n), w), f"{n}, then itself as {w}")
+            for w in known_ways or []
+        ]
+    return rows
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -60,13 +90,44 @@ def main(argv: list[str] | None = None) -> list[dict]:
         metavar="AGENT",
         help="agents (names or .npz paths) to play the known phase after greedy",
     )
+    p.add_argument(
+        "--split",
+        nargs="*",
+        default=[],
+        metavar="AGENT",
+        help="agents (names or .npz paths) to take apart: each alone, then the solver, after "
+        "greedy-careful, then greedy-careful",
+    )
+    p.add_argument(
+        "--known",
+        nargs="*",
+        default=[],
+        metavar="AGENT",
+        help="with --split: agents (names or .npz paths) to play the known phase after it",
+    )
+    p.add_argument(
+        "--known-ways",
+        nargs="*",
+        default=[],
+        metavar="PLAY:TIE",
+        help="with --split (card networks): the network read another way in the known phase, "
+        f"PLAY one of {', '.join(PLAY_MODES)} (the ways of CardNet.act_logits)",
+    )
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=ROOT / "results" / "phase_split")
     args = p.parse_args(argv)
+    if (args.known or args.known_ways) and not args.split:
+        p.error("--known and --known-ways follow a network taken apart: give --split too")
+    for way in args.known_ways:
+        play, _, tie = way.partition(":")
+        if play not in PLAY_MODES or not tie.replace(".", "", 1).isdigit():
+            p.error(f"--known-ways {way}: PLAY:TIE, PLAY one of {', '.join(PLAY_MODES)}, TIE >= 0")
+        if play == "sample" and not float(tie) > 0:
+            p.error(f"--known-ways {way}: sample's TIE is a temperature, above 0")
     rows = []
     for name in args.rules:
         rules = get_rules(name)
-        for agent in agents(args.samples, args.then):
+        for agent in agents(args.samples, args.then, args.split, args.known, args.known_ways):
             t0 = time.time()
             s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
             rows.append(

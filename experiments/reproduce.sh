@@ -637,3 +637,17 @@ python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents
 python -m experiments.ppo_fast --config configs/ppo_cards_msc.toml --init agents/trained/cards-msc.npz --total-timesteps 200000 --set ppo.temperature=0.5 --runs runs/ppo_cards_tally_t05
 for R in runs/ppo_cards_tally/*/ runs/ppo_cards_tally_t05/*/; do python -m experiments.ppo_fast --curves $R --out $R/curves.json; done
 # then eval.csv, config.json, metrics.json and curves.json of each to results/ppo_cards/msc-tally-tau1.0-s1, msc-tally-tau0.5-s1
+# Thirty-third session (2026-12-06): issue 31. Which phase the shipped networks lose in; the
+# msc endgame (every card seen) taught on its own; the full two-pass table.
+python -m experiments.phase_split --rules msc --split cards-msc --out results/phase_split/cards-msc
+python -m experiments.phase_split --rules two-pass --split cards-two-pass --out results/phase_split/cards-two-pass
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --heldout data/msc_heldout.npz --out results/cards/msc-endgame/heldout-cards-msc.jsonl
+# A network for the known phase: from cards-msc (3,000 steps), from scratch (8,000), and from
+# cards-msc on those positions and the known-phase positions of cards-msc's own games.
+python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --init agents/trained/cards-msc.npz --steps 3000 --lr 3e-4 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 1 --out results/cards/msc-endgame/ft
+python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/scratch
+python -m experiments.card_data --rules msc --deals 20000 --first 40000 --behaviour agents/trained/cards-msc.npz --workers 1 --out data/msc_own20k.npz
+python -m experiments.train_cards --data data/msc.npz data/msc_own20k.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --init agents/trained/cards-msc.npz --steps 3000 --lr 3e-4 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 1 --out results/cards/msc-endgame/ft-own
+python -m experiments.phase_split --rules msc --seeds "val[:500]" --split cards-msc --known results/cards/msc-endgame/ft/tally_489861_s1/net.npz results/cards/msc-endgame/scratch/tally_489861_s0/net.npz results/cards/msc-endgame/ft-own/tally_694343_s1/net.npz --known-ways q:0.1 q:0.01 filter:0.5 filter:0.2 both:1.0 --workers 1 --out results/phase_split/msc-endgame-val500
+pyramid-env benchmark --rules two-pass --workers 1 --out results/benchmark-two-pass
+cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png

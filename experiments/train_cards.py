@@ -42,7 +42,7 @@ from pyramid_env.agents.cardnet_torch import (
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.evaluation import evaluate
-from pyramid_env.lab.card_data import TARGETS, load_data, losing_move
+from pyramid_env.lab.card_data import PHASES, TARGETS, load_data, losing_move
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -268,7 +268,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "deals": len(np.unique(sub["deal"])), "steps": args.steps, "batch": args.batch,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
         "hard_share": args.hard_share, "safe_share": args.safe_share,
-        "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema,
+        "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema, "phase": args.phase,
         "layers": net.meta.get("layers"),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
@@ -347,6 +347,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                    "weights, which the run then ends with (0: none)")  # fmt: skip
     p.add_argument("--checkpoints", type=int, default=0, help="save the network every so many "
                    "steps, in <run>/steps/ (experiments/cards_steps.py plays them)")  # fmt: skip
+    p.add_argument(
+        "--phase",
+        default="all",
+        choices=list(PHASES),
+        help="train and score held-out on these positions only: all, those with a card unseen "
+        "(hidden), or those with every card seen (known: the endgame, labels exact)",
+    )
     p.add_argument("--eval-seeds", default="val[:300]")
     p.add_argument(
         "--plays",
@@ -372,10 +379,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     if not 0 < args.gamma <= 1:
         p.error(f"--gamma {args.gamma}: a discount in (0, 1]")
     n = max(args.positions) if args.positions else None
-    data = load_data(args.data, n, args.q_target, args.gamma)
+    data = load_data(args.data, n, args.q_target, args.gamma, args.phase)
     if not len(data["teacher"]):
         p.error(f"--data {' '.join(map(str, args.data))}: no positions to train on")
-    heldout = load_data(args.heldout, None) if args.heldout else None
+    heldout = load_data(args.heldout, None, phase=args.phase) if args.heldout else None
     sizes = args.positions or [len(data["teacher"])]
     args.out.mkdir(parents=True, exist_ok=True)
     reference = args.out / "reference.json"

@@ -17,20 +17,33 @@ from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.engine.rules import Rules
 
 TARGETS = ("verdict", "soft", "rollout", "passes")
+PHASES = ("all", "hidden", "known")  # load_data: all positions, cards unseen, or all seen
 PASS_CAP = 2  # recycles counted up to by default; "this many or more" beyond
 
 
+def all_seen(obs: np.ndarray) -> np.ndarray:
+    """Per packed observation ``(N, 122)``, whether no card is unseen: the known endgame.
+
+    The last 13 numbers are the unseen cards of each rank (``card_data``'s ``pack_obs``).
+    """
+    return np.asarray(obs)[:, -13:].sum(1) == 0
+
+
 def load_data(
-    paths: Path | list[Path], positions: int | None, target: str = "verdict", gamma: float = 0.5
+    paths: Path | list[Path],
+    positions: int | None,
+    target: str = "verdict",
+    gamma: float = 0.5,
+    phase: str = "all",
 ) -> dict[str, np.ndarray]:
     """The first ``positions`` positions of card_data files (one after the other), unpacked.
 
     A file named ``PATH:N`` gives its first ``N`` positions only. ``target``: the Q head's
     labels, ``"verdict"`` (the true order's, 0 or 1), ``"soft"`` (``card_data --soft``'s
-    shares over the orders a player cannot tell apart), ``"rollout"`` (``greedy-careful``'s
-    outcome after the move) or ``"passes"`` (the verdict times ``gamma`` per pass a move needs
-    beyond the fewest: a needless draw is worth less). Other than with ``"verdict"`` the
-    verdicts stay as ``"verdict"``; docs/learning.md tells each.
+    shares), ``"rollout"`` (``greedy-careful``'s outcome after the move) or ``"passes"`` (the
+    verdict times ``gamma`` per pass a move needs beyond the fewest); other than with
+    ``"verdict"`` the verdicts stay as ``"verdict"`` (docs/learning.md tells each). ``phase``:
+    one of ``PHASES``, all positions or those with a card unseen or with every card seen.
     """
     paths = [paths] if isinstance(paths, Path) else paths
     parts = []
@@ -48,6 +61,8 @@ def load_data(
     key = None if target == "verdict" else target
     if target not in TARGETS:
         raise ValueError(f"target {target!r}: one of {', '.join(map(repr, TARGETS))}")
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r}: one of {', '.join(map(repr, PHASES))}")
     if not 0.0 < gamma <= 1.0:
         raise ValueError(f"gamma {gamma}: a discount in (0, 1]")
     if key and any(key not in part for part in parts):
@@ -57,6 +72,9 @@ def load_data(
     if len(names) > 1:
         raise SystemExit(f"--data: files of different rule sets {sorted(names)}")
     data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0] if k != "rules"}
+    if phase != "all":
+        keep = all_seen(data["obs"]) == (phase == "known")
+        data = {k: v[keep] for k, v in data.items()}
     data["rules"] = parts[0]["rules"]
     n = len(data["teacher"]) if positions is None else positions
     if n > len(data["teacher"]):

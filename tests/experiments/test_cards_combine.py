@@ -91,6 +91,11 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
         pol = net.forward(counts_from_packed(data["obs"][i : i + 1]))[0, 0]
         right.append(wins[i, np.flatnonzero(legal[i])[np.argmax(pol[legal[i]])]])
     assert rows["policy"]["right"] == pytest.approx(np.mean(right))
+    # the policy's mistakes where every card is seen: as many as it is wrong there
+    seen = np.flatnonzero(hard & (data["obs"][:, -13:].sum(1) == 0))
+    wrong_seen = sum(not r for i, r in zip(np.flatnonzero(hard), right, strict=True) if i in seen)
+    counted = rows["policy"]["mistakes_seen"]
+    assert sum(counted.values()) == wrong_seen
     played = []  # the Q way of playing (Q + 0.1 log policy), by the agent's own scores
     by_q = CardNet(net.w, net.meta | {"play": "q", "tie": 0.1})
     for i in np.flatnonzero(hard):

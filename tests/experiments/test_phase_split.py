@@ -3,6 +3,7 @@
 import csv
 
 import numpy as np
+import pytest
 
 from experiments import phase_split
 from pyramid_env import evaluate
@@ -61,3 +62,43 @@ def test_the_solver_plays_only_once_nothing_is_hidden():
         env.step(action)
     assert hidden and known
     assert isinstance(phase_split.agents(4)[3].hidden, PimcAgent)
+
+
+def test_a_network_taken_apart_plays_the_hidden_phase_with_its_own_observation(tmp_path):
+    """``--split``: the network's first pass needs its observation form (``counts``) too."""
+    rows = phase_split.main(
+        ["--rules", "msc", "--seeds", "val[:3]", "--workers", "1", "--out", str(tmp_path),
+         "--split", "cards-msc", "--known", "greedy", "--known-ways", "policy:0.0",
+         "q:0.1"]
+    )  # fmt: skip
+    by_name = {r["agent"]: r for r in rows}
+    alone = evaluate("cards-msc", "msc", "val[:3]").summary()
+    assert by_name["cards-msc"]["wins"] == alone["wins"]
+    # read the way it is shipped (its policy) it is itself
+    assert by_name["cards-msc, then itself as policy:0.0"]["wins"] == alone["wins"]
+    assert len(rows) == 7 + 4 + 1 + 2 and len(by_name) == len(rows)
+    assert "cards-msc, then greedy" in by_name and "cards-msc, then itself as q:0.1" in by_name
+    careful = by_name["greedy-careful"]
+    for name in ("cards-msc, then solver", "greedy-careful, then cards-msc",
+                 "cards-msc, then greedy-careful"):  # fmt: skip
+        assert by_name[name]["solver_wins"] == careful["solver_wins"]
+
+
+def test_two_agents_asking_for_different_observations_are_refused():
+    class Flat(GreedyAgent):
+        env_kwargs = {"obs_mode": "flat"}
+
+    class Counts(GreedyAgent):
+        env_kwargs = {"obs_mode": "counts"}
+
+    with pytest.raises(ValueError, match="obs_mode"):
+        phase_split.PhaseSplit(Flat(), Counts(), "both")
+
+
+def test_the_known_phase_options_need_a_network_taken_apart_and_a_way_of_playing(capsys):
+    with pytest.raises(SystemExit):
+        phase_split.main(["--rules", "msc", "--known-ways", "q:0.1"])
+    assert "--split" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "greedy:1"])
+    assert "PLAY one of" in capsys.readouterr().err
