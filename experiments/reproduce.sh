@@ -651,3 +651,15 @@ python -m experiments.train_cards --data data/msc.npz data/msc_own20k.npz --phas
 python -m experiments.phase_split --rules msc --seeds "val[:500]" --split cards-msc --known results/cards/msc-endgame/ft/tally_489861_s1/net.npz results/cards/msc-endgame/scratch/tally_489861_s0/net.npz results/cards/msc-endgame/ft-own/tally_694343_s1/net.npz --known-ways q:0.1 q:0.01 filter:0.5 filter:0.2 both:1.0 --workers 1 --out results/phase_split/msc-endgame-val500
 pyramid-env benchmark --rules two-pass --workers 1 --out results/benchmark-two-pass
 cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
+# The two-pass first pass taught by an honest teacher with the msc recipe: pimc's moves (8
+# orders) wherever a card is unseen, the solver-greedy line after; tallies, share 0.3, two seeds.
+python -m experiments.card_data --rules two-pass --deals 32000 --first 100000 --pimc 8 --workers 2 --out data/two-pass-pimc8-600k.npz
+for S in 0 1; do
+  python -m experiments.train_cards --size small --arch tally --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/two-pass_heldout.npz --eval-seeds "val[:500]" --plays q:0.1 policy:0.0 sample:1.0 --data data/two-pass-pimc8-600k.npz --seeds $S --out results/cards/two-pass-pimc8-share
+  cp results/cards/two-pass-pimc8-share/tally_596492_s$S/net.npz data/tp-pimc8-share-s$S.npz
+done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/tp-pimc8-share-s0.npz data/tp-pimc8-share-s1.npz --workers 2 --out results/cards/two-pass-pimc8-share/test1000
+R="results/cards/two-pass-pimc8-share/test1000 results/cards/two-pass-share/test1000-s0 results/cards/two-pass-share/test1000-s1"
+pyramid-env compare $R --reference tp-share-tally-s0 --agents tp-pimc8-share-s0 --out results/cards/two-pass-pimc8-share/paired-s0.md
+pyramid-env compare $R --reference tp-share-tally-s1 --agents tp-pimc8-share-s1 --out results/cards/two-pass-pimc8-share/paired-s1.md
+pyramid-env compare $R --reference greedy-careful --agents tp-pimc8-share-s0 tp-pimc8-share-s1 --across-seeds tp-pimc8-share-s0 tp-pimc8-share-s1 --out results/cards/two-pass-pimc8-share/seeds-and-greedy-careful.md
