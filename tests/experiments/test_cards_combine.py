@@ -91,11 +91,6 @@ def test_heldout_scores_each_way_by_the_solvers_labels(tmp_path):
         pol = net.forward(counts_from_packed(data["obs"][i : i + 1]))[0, 0]
         right.append(wins[i, np.flatnonzero(legal[i])[np.argmax(pol[legal[i]])]])
     assert rows["policy"]["right"] == pytest.approx(np.mean(right))
-    # the policy's mistakes where every card is seen: as many as it is wrong there
-    seen = np.flatnonzero(hard & (data["obs"][:, -13:].sum(1) == 0))
-    wrong_seen = sum(not r for i, r in zip(np.flatnonzero(hard), right, strict=True) if i in seen)
-    counted = rows["policy"]["mistakes_seen"]
-    assert sum(counted.values()) == wrong_seen
     played = []  # the Q way of playing (Q + 0.1 log policy), by the agent's own scores
     by_q = CardNet(net.w, net.meta | {"play": "q", "tie": 0.1})
     for i in np.flatnonzero(hard):
@@ -139,3 +134,26 @@ def test_a_sampled_filter_draws_only_moves_q_keeps():
     np.testing.assert_array_equal(loose.act_logits(x, legal)[legal], net.forward(x)[:, 0][legal])
     with pytest.raises(SystemExit):
         cards_combine.main(["--nets", "n.npz", "--seeds", "val[:1]", "--sample-filter"])
+
+
+def test_mistakes_count_the_wrong_choices_by_kind_and_what_wins_there():
+    from experiments.cards_combine import mistakes, move_kind
+    from pyramid_env.engine.moves import MOVES, MoveKind
+
+    draw = next(m.id for m in MOVES if m.kind is MoveKind.DRAW)
+    pyr_pyr = next(m.id for m in MOVES if m.kind is MoveKind.PAIR and max(m.a, m.b) < 28)
+    pyr_stock = next(m.id for m in MOVES if m.kind is MoveKind.PAIR and min(m.a, m.b) < 28
+                     and max(m.a, m.b) >= 28)  # fmt: skip
+    assert move_kind(pyr_pyr) == "PAIR pyramid-pyramid"
+    assert move_kind(pyr_stock) == "PAIR pyramid-stock" and move_kind(draw) == "DRAW"
+    wins = np.zeros((5, 327), bool)
+    wins[:, draw] = True  # the draw wins everywhere; a pair of two pyramid cards at 3 and 4
+    wins[3:, pyr_pyr] = True
+    choice = np.array([pyr_stock, pyr_stock, pyr_pyr, pyr_stock, pyr_stock])
+    where = np.array([True, True, True, True, False])  # position 4 is not counted
+    expected = {"PAIR pyramid-stock, not DRAW": 2, "PAIR pyramid-pyramid, not DRAW": 1,
+                "PAIR pyramid-stock, not DRAW / PAIR pyramid-pyramid": 1}  # fmt: skip
+    assert mistakes(choice, wins, where) == expected
+    choice[0] = draw  # a right choice is no mistake
+    expected["PAIR pyramid-stock, not DRAW"] = 1
+    assert mistakes(choice, wins, where) == expected
