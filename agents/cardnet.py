@@ -350,6 +350,23 @@ def filter_scores(out: np.ndarray, legal: np.ndarray, margin: float) -> np.ndarr
     return np.where(q >= best - margin, out[:, 0], -np.inf)
 
 
+def parse_way(way: str, modes: tuple[str, ...] = PLAY_MODES) -> tuple[str, float]:
+    """A way of playing written ``"play:tie"`` (``"q:0.1"``, ``"sample:1.0"``), checked.
+
+    Command lines name a network's way of playing this way (``meta["play"]``, ``meta["tie"]``).
+
+    Raises:
+        ValueError: not ``play:tie``, a ``play`` outside ``modes``, a ``tie`` that is not a
+            number >= 0, or ``sample`` at a temperature not above 0.
+    """
+    play, _, tie = way.partition(":")
+    if play not in modes or not tie.replace(".", "", 1).isdigit():
+        raise ValueError(f"{way!r}: play:tie, play one of {', '.join(modes)}, tie a number >= 0")
+    if play == "sample" and not float(tie) > 0:
+        raise ValueError(f"{way!r}: sample's tie is a temperature, above 0")
+    return play, float(tie)
+
+
 def legal_mask(legal: list[int]) -> np.ndarray:
     """``(1, 327)`` bool, True at the ``legal`` ids: the mask :meth:`CardNet.act_logits` takes."""
     mask = np.zeros((1, NUM_MOVES), bool)
@@ -389,4 +406,12 @@ class CardNetAgent:
         return int(legal[np.argmax(scores)])
 
 
-__all__ = ["CardNet", "CardNetAgent", "filter_scores", "legal_mask", "parse_counts", "tallies"]
+__all__ = [
+    "CardNet",
+    "CardNetAgent",
+    "filter_scores",
+    "legal_mask",
+    "parse_counts",
+    "parse_way",
+    "tallies",
+]

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores
+from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores, parse_way
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.state import SLOTS
 from pyramid_env.evaluation import evaluate
@@ -163,8 +163,8 @@ def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: l
             agents.append((f"filter {m}", CardNetAgent(net, name=f"filter-{m}")))
     else:
         for way in ways:
-            how, tie = way.split(":")
-            agents.append((way, CardNetAgent(Ensemble(loaded, how, float(tie)), name="ensemble")))
+            how, tie = parse_way(way, WAYS)
+            agents.append((way, CardNetAgent(Ensemble(loaded, how, tie), name="ensemble")))
     rows = []
     for name, agent in agents:
         s = evaluate(agent, rules, seeds, workers=workers).summary()
@@ -193,11 +193,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.sample_filter and not (args.filter and args.seeds):
         p.error("--sample-filter plays the filter: give --filter MARGIN... and --seeds")
     for way in args.ways:
-        how, _, tie = way.partition(":")
-        if how not in WAYS or not tie.replace(".", "", 1).isdigit():
-            p.error(f"--ways {way}: play:tie, play one of {', '.join(WAYS)}, tie a number >= 0")
-        if how == "sample" and not float(tie) > 0:
-            p.error(f"--ways {way}: sample's tie is a temperature, above 0")
+        try:
+            parse_way(way, WAYS)
+        except ValueError as err:
+            p.error(f"--ways {err}")
     if args.heldout:
         rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
     else:

@@ -21,7 +21,7 @@ from pyramid_env.agents import (
     PimcAgent,
     make_agent,
 )
-from pyramid_env.agents.cardnet import PLAY_MODES, CardNet, CardNetAgent
+from pyramid_env.agents.cardnet import PLAY_MODES, CardNet, CardNetAgent, parse_way
 from pyramid_env.agents.phase_split import PhaseSplit
 from pyramid_env.benchmark import machine
 from pyramid_env.engine.rules import get_rules
@@ -33,8 +33,8 @@ ROOT = Path(__file__).parents[1]
 
 def read_as(agent: CardNetAgent, way: str) -> CardNetAgent:
     """A card network's agent reading its heads another way (``"q:0.1"``: ``play:tie``)."""
-    play, _, tie = way.partition(":")
-    net = CardNet(agent.net.w, agent.net.meta | {"play": play, "tie": float(tie)})
+    play, tie = parse_way(way)
+    net = CardNet(agent.net.w, agent.net.meta | {"play": play, "tie": tie})
     return CardNetAgent(net, name=f"{agent.name} as {way}")
 
 
@@ -119,11 +119,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     if (args.known or args.known_ways) and not args.split:
         p.error("--known and --known-ways follow a network taken apart: give --split too")
     for way in args.known_ways:
-        play, _, tie = way.partition(":")
-        if play not in PLAY_MODES or not tie.replace(".", "", 1).isdigit():
-            p.error(f"--known-ways {way}: PLAY:TIE, PLAY one of {', '.join(PLAY_MODES)}, TIE >= 0")
-        if play == "sample" and not float(tie) > 0:
-            p.error(f"--known-ways {way}: sample's TIE is a temperature, above 0")
+        try:
+            parse_way(way)
+        except ValueError as err:
+            p.error(f"--known-ways {err}")
     rows = []
     for name in args.rules:
         rules = get_rules(name)

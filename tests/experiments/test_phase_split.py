@@ -101,4 +101,7 @@ def test_the_known_phase_options_need_a_network_taken_apart_and_a_way_of_playing
     assert "--split" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "greedy:1"])
-    assert "PLAY one of" in capsys.readouterr().err
+    assert "play one of" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "sample:0"])
+    assert "temperature" in capsys.readouterr().err
