@@ -11,6 +11,8 @@ clairvoyant ones (the solver, the ceiling) get the real deal. Its ``rng`` is see
 from __future__ import annotations
 
 import hashlib
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +100,42 @@ def determinize(
     for place, card in zip(places, rng.permutation(cards).tolist(), strict=True):
         stock[place] = card
     return s.restocked(stock)
+
+
+def orders(
+    s: st.State, known: int, samples: int, rng: np.random.Generator, exact: bool = False
+) -> list[st.State]:
+    """``samples`` worlds: ``s`` with its unseen cards dealt in random orders.
+
+    With ``exact``, where the unseen cards have no more than ``samples`` orders, each order
+    once instead (the exact share, no sampling noise; ``rng`` is not drawn from).
+    """
+    places, cards = unseen(s, known)
+    if exact and math.factorial(len(cards)) <= samples:
+        stock = list(s.deal.stock)
+        worlds = []
+        for order in itertools.permutations(cards):
+            for place, card in zip(places, order, strict=True):
+                stock[place] = card
+            worlds.append(s.restocked(stock))
+        return worlds
+    return [determinize(s, places, cards, rng) for _ in range(samples)]
+
+
+def carry(stock: list[int], s: st.State, places: list[int], cards: list[int]) -> list[int]:
+    """A world kept from an earlier decision of this game, dealt again to agree with ``s``.
+
+    ``stock``: a world from when the unseen cards were a superset of ``cards``. These go into
+    the unseen ``places`` in the order ``stock`` had them: from a uniformly random earlier world
+    this deals a uniformly random world now (a random order less the revealed cards is a random
+    order), and a world that had the revealed cards right stays as it was. Of ``s`` only the
+    visible part is read.
+    """
+    where = {card: i for i, card in enumerate(stock)}
+    new = list(s.deal.stock)
+    for place, card in zip(places, sorted(cards, key=where.__getitem__), strict=True):
+        new[place] = card
+    return new
 
 
 def is_clairvoyant(agent: Any) -> bool:
@@ -229,7 +267,9 @@ __all__ = [
     "Turn",
     "agent_config",
     "all_seen",
+    "carry",
     "determinize",
     "is_clairvoyant",
+    "orders",
     "unseen",
 ]

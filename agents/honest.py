@@ -5,19 +5,18 @@ of cards still unseen, never their order. ``scout`` draws through the first pass
 Kings, then plays the solver's line on the now known position; ``pimc`` deals the unseen cards
 into the unseen places in random orders and plays the move that keeps the most of those deals
 winnable (the agents page tells both). While a card is hidden they read the deal only through
-:func:`unseen` and :func:`determinize` (now in :mod:`~pyramid_env.agents.base`, and imported
-here), so they play alike on the real deal and on the worlds evaluation shows them.
+:func:`unseen`, :func:`determinize` and :func:`orders` (in :mod:`~pyramid_env.agents.base`,
+imported here), so they play alike on the real deal and on the worlds evaluation shows them.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from pyramid_env.agents.base import Turn, all_seen, determinize, unseen
+from pyramid_env.agents.base import Turn, all_seen, carry, determinize, orders, unseen
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
@@ -49,26 +48,6 @@ def delayed(prefs: list[int]) -> list[int]:
     waiting = [a for a in ahead if MOVES[a].kind is MoveKind.PAIR and MOVES[a].b < SLOTS]
     others = [a for a in ahead if a not in waiting]
     return [*others, turns[0], *waiting, *prefs[turn + 1 :]]
-
-
-def orders(
-    s: State, known: int, samples: int, rng: np.random.Generator, exact: bool = False
-) -> list[State]:
-    """``samples`` worlds: ``s`` with its unseen cards dealt in random orders.
-
-    With ``exact``, where the unseen cards have no more than ``samples`` orders, each order
-    once instead (the exact share, no sampling noise; ``rng`` is not drawn from).
-    """
-    places, cards = unseen(s, known)
-    if exact and math.factorial(len(cards)) <= samples:
-        stock = list(s.deal.stock)
-        worlds = []
-        for order in itertools.permutations(cards):
-            for place, card in zip(places, order, strict=True):
-                stock[place] = card
-            worlds.append(s.restocked(stock))
-        return worlds
-    return [determinize(s, places, cards, rng) for _ in range(samples)]
 
 
 def _winnable_samples(worlds: list[State], budget: int | None) -> list[list[int] | None]:
@@ -122,21 +101,38 @@ def search(
     rng: np.random.Generator,
     ties: bool = False,
     exact: bool = False,
+    screen: int | None = None,
+    live: int = 0,
 ) -> SearchResult:
     """Determinized search over ``candidates`` (in order of preference) from position ``s``.
 
-    ``pimc``'s search, and expert iteration's. Of ``s`` only the visible part (with the stock
-    places ``known``) and the set of unseen cards are read; ``samples`` orders of those are drawn
-    from ``rng``; ``budget`` bounds each verdict (running out counts as a loss). It skips samples
-    lost whatever is played and moves a sample's own winning line starts with. With ``ties``
-    every candidate is counted until it falls behind the best, so all moves tied at the best are
-    known; else it stops once one keeps every winnable sample (what play needs). With
-    ``exact``, few unseen cards are dealt in every order instead (:func:`orders`).
+    ``pimc``'s search. Only the visible part of ``s`` (stock places ``known``) and the unseen
+    cards' set are read; ``samples`` orders of those are drawn from ``rng``. Each verdict has
+    ``budget`` positions (``screen`` before the move, where verdicts only sort out the samples
+    lost whatever is played; running out counts as lost). ``ties``: count every candidate
+    until it falls behind (else stop once one keeps every winnable sample). ``exact``: few
+    unseen cards in every order (:func:`orders`). ``live``: where 0 < winnable < ``live``, draw
+    ``samples`` more at a time, at most ``MORE`` times ``samples`` in all.
     """
-    if exact:
-        samples = min(samples, math.factorial(len(unseen(s, known)[1])))
+    every = math.factorial(len(unseen(s, known)[1])) if exact else samples + 1
+    if every <= samples:
+        samples, live = every, 0  # each order is dealt once: no more to draw
+    screen = budget if screen is None else screen
     worlds = orders(s, known, samples, rng, exact)
-    return _score(worlds, _winnable_samples(worlds, budget), candidates, budget, ties)[0]
+    lines = _winnable_samples(worlds, screen)
+    while 0 < _count(lines) < live and len(worlds) < MORE * samples:
+        more = orders(s, known, samples, rng)
+        worlds += more
+        lines += _winnable_samples(more, screen)
+    return _score(worlds, lines, candidates, budget, ties)[0]
+
+
+MORE = 8
+"""With ``live``, at most this many times ``samples`` orders are drawn for a decision."""
+
+
+def _count(lines: list[list[int] | None]) -> int:
+    return sum(line is not None for line in lines)
 
 
 def _score(
@@ -193,22 +189,6 @@ def _score(
         if best_wins == n and not ties:
             break  # keeps every winnable sample: no move does better
     return SearchResult(best, wins, complete, n, samples, solves), after
-
-
-def carry(stock: list[int], s: State, places: list[int], cards: list[int]) -> list[int]:
-    """A world kept from an earlier decision of this game, dealt again to agree with ``s``.
-
-    ``stock``: a world from when the unseen cards were a superset of ``cards``. These go into
-    the unseen ``places`` in the order ``stock`` had them: from a uniformly random earlier world
-    this deals a uniformly random world now (a random order less the revealed cards is a random
-    order), and a world that had the revealed cards right stays as it was. Of ``s`` only the
-    visible part is read.
-    """
-    where = {card: i for i, card in enumerate(stock)}
-    new = list(s.deal.stock)
-    for place, card in zip(places, sorted(cards, key=where.__getitem__), strict=True):
-        new[place] = card
-    return new
 
 
 class _Line:
@@ -320,6 +300,10 @@ class PimcAgent:
             decision that reveals nothing asks no verdict before its moves.
         delay: try the draw before removals of pyramid cards alone (:func:`delayed`), so a
             tie goes to the draw and such a removal waits until a card more is seen.
+        screen: positions per verdict on a sample before the move (``None``: ``budget``); a
+            sample that runs out is left out of the count, like a lost one.
+        live: where some but fewer than this many samples are winnable, draw ``samples`` more
+            at a time until this many are (at most ``MORE`` times ``samples``).
     """
 
     name = "pimc"
@@ -341,16 +325,24 @@ class PimcAgent:
         extra: int = 0,
         keep: bool = False,
         delay: bool = False,
+        screen: int | None = None,
+        live: int = 0,
     ) -> None:
         """See the class docstring."""
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
         if keep and consistent:
             raise ValueError("keep is for the plain search, not consistent=True")
+        if live and (keep or consistent):
+            raise ValueError(f"live={live} is for the plain search, not keep or consistent")
+        if screen is not None and screen < 1:
+            raise ValueError(f"screen={screen}: positions per verdict, at least 1 (or None)")
+        if live < 0:
+            raise ValueError(f"live={live}: winnable samples wanted, 0 (off) or more")
         self.samples, self.budget, self.name = samples, budget, name
         self.consistent, self.free_scout = consistent, free_scout
         self.order, self.exact, self.extra, self.keep = order, exact, extra, keep
-        self.delay = delay
+        self.delay, self.screen, self.live = delay, screen, live
         self.greedy = ORDERS[order]()
         self.line = _Line(None)
         # keep: (pyramid, the cards unseen then, the worlds' stocks); lines by (deal, fields).
@@ -371,23 +363,29 @@ class PimcAgent:
             prefs = delayed(prefs)
         if self.consistent:
             worlds = orders(s, turn.known, self.samples, rng)
-            lines = _winnable_samples(worlds, self.budget)
+            lines = _winnable_samples(worlds, self._screen)
             worlds = [w for w, line in zip(worlds, lines, strict=True) if line is not None]
             if not worlds:  # lost in every sample: nothing to gain by searching
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
+        opts = {"exact": self.exact, "screen": self.screen, "live": self.live}
         if self.keep:
             found = self._kept_search(s, turn.known, prefs, rng)
         else:
-            found = search(s, turn.known, prefs, self.samples, self.budget, rng, exact=self.exact)
+            found = search(s, turn.known, prefs, self.samples, self.budget, rng, **opts)
         if not self.extra or not found.winnable or found.wins[found.action] == found.winnable:
             return found.action
         # A hard decision: no move kept every winnable sample. Ask more orders.
         again = [found.action, *(a for a in prefs if a != found.action)]
-        action = search(s, turn.known, again, self.extra, self.budget, rng, exact=self.exact).action
+        action = search(s, turn.known, again, self.extra, self.budget, rng, **opts).action
         if action != found.action:
             self._lines = {}  # the kept lines follow the first search's move
         return action
+
+    @property
+    def _screen(self) -> int | None:
+        """Positions per verdict on a sample before the move."""
+        return self.budget if self.screen is None else self.screen
 
     def _kept_search(
         self, s: State, known: int, prefs: list[int], rng: np.random.Generator
@@ -412,7 +410,7 @@ class PimcAgent:
             ]
         keys = [(w.deal.cards, w.fields()) for w in worlds]
         todo = [w for w, key in zip(worlds, keys, strict=True) if key not in self._lines]
-        solved = iter(_winnable_samples(todo, self.budget))
+        solved = iter(_winnable_samples(todo, self._screen))
         lines = [self._lines[key] if key in self._lines else next(solved) for key in keys]
         found, after = _score(worlds, lines, prefs, self.budget, solves=len(todo))
         self._worlds = (pyramid, frozenset(cards), [list(w.deal.stock) for w in worlds])
@@ -476,6 +474,7 @@ class PimcAgent:
 
 
 __all__ = [
+    "MORE",
     "PimcAgent",
     "ScoutAgent",
     "SearchResult",

@@ -11,8 +11,9 @@ changes the positions each solver verdict may take (one that runs out counts as 
 rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
 on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep`` and
-``--delay`` play the search's other settings (``PimcAgent``'s arguments), named in the rows
-likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``). ``--agent-seed N``
+``--delay`` and ``--screen N`` play the search's other settings (``PimcAgent``'s arguments),
+named in the rows likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``,
+``pimc-delay-screen10000``). ``--agent-seed N``
 plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so two
 seeds of one setting say how many deals a setting wins or loses by the sampling's luck alone.
 
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--extra", type=int, default=0, help="samples to ask hard decisions again")
     p.add_argument("--keep", action="store_true", help="keep the worlds between decisions")
     p.add_argument("--delay", action="store_true", help="the draw before pyramid-only removals")
+    p.add_argument("--screen", type=int, help="positions per verdict before the move")
+    p.add_argument("--live", type=int, default=0, help="winnable samples to draw more orders for")
     p.add_argument("--agent-seed", type=int, default=0, help="evaluate's seed: other orders "
                    "sampled on the same deals, to measure the search's own luck")  # fmt: skip
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
@@ -79,9 +82,12 @@ def main(argv: list[str] | None = None) -> None:
                 kind += f"-budget{budget}"
             kind += "-careful" * (args.order == "greedy-careful") + "-exact" * args.exact
             kind += f"-extra{args.extra}" * (args.extra > 0) + "-keep" * args.keep
-            kind += "-delay" * args.delay + f"-seed{args.agent_seed}" * (args.agent_seed > 0)
+            kind += "-delay" * args.delay + f"-screen{args.screen}" * (args.screen is not None)
+            kind += f"-live{args.live}" * (args.live > 0)
+            kind += f"-seed{args.agent_seed}" * (args.agent_seed > 0)
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
-            settings.update(keep=args.keep, delay=args.delay)
+            settings.update(keep=args.keep, delay=args.delay, screen=args.screen)
+            settings.update(live=args.live)
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)

@@ -663,3 +663,19 @@ R="results/cards/two-pass-pimc8-share/test1000 results/cards/two-pass-share/test
 pyramid-env compare $R --reference tp-share-tally-s0 --agents tp-pimc8-share-s0 --out results/cards/two-pass-pimc8-share/paired-s0.md
 pyramid-env compare $R --reference tp-share-tally-s1 --agents tp-pimc8-share-s1 --out results/cards/two-pass-pimc8-share/paired-s1.md
 pyramid-env compare $R --reference greedy-careful --agents tp-pimc8-share-s0 tp-pimc8-share-s1 --across-seeds tp-pimc8-share-s0 tp-pimc8-share-s1 --out results/cards/two-pass-pimc8-share/seeds-and-greedy-careful.md
+# Thirty-fourth session (2026-12-06): issue 32, cheaper verdicts before the move (--screen) and
+# more orders where few are winnable (--live); issue 31, the msc endgame's fit and data curve.
+for N in 32 48 64; do
+  python -m experiments.pimc_curve --rules two-pass --samples $N --workers 1 --seeds "test[:1000]" --delay --screen 10000 --out results/pimc_screen/s0
+done
+python -m experiments.pimc_curve --rules three-pass --samples 32 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --out results/pimc_screen/s0
+for S in 1 2; do
+  python -m experiments.pimc_curve --rules three-pass --samples 32 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --agent-seed $S --out results/pimc_screen/s$S
+done
+pyramid-env compare results/pimc_delay_paired/episodes-two-pass.csv results/pimc_screen/s0/episodes-two-pass.csv --reference pimc-delay-32 --out results/pimc_screen/paired-two-pass-vs-delay.md
+python -m experiments.pimc_curve --rules one-pass --samples 32 --workers 1 --seeds "test[:1000]" --live 16 --out results/pimc_live/s0
+# The msc endgame: the network trained on the held-out file's known phase itself (can it fit
+# it?), then on the first 20,000, 60,000 and 180,000 known-phase training positions, and all.
+python -m experiments.train_cards --data data/msc_heldout.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/fit-probe
+python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --positions 20000 60000 180000 --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/data-curve
+python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/data-curve

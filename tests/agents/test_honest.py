@@ -65,6 +65,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # The draw tried before removals of pyramid cards alone.
     waits = PimcAgent(samples=6, budget=3_000, delay=True)
     assert_blind_to_unseen_order(waits, rules, range(3, 5), steps=60, shuffles=1)
+    # A smaller budget for the verdicts before the move.
+    screened = PimcAgent(samples=6, budget=3_000, delay=True, screen=500)
+    assert_blind_to_unseen_order(screened, rules, range(3, 4), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
@@ -155,6 +158,61 @@ def test_kept_worlds_spare_the_verdicts_of_decisions_that_reveal_nothing(monkeyp
     agent = PimcAgent(samples=8, keep=True)
     first = evaluate(agent, rules="two-pass", seeds="val[1:2]").episodes
     assert evaluate(agent, rules="two-pass", seeds="val[1:2]").episodes == first
+
+
+def test_the_screen_bounds_the_verdicts_before_the_move_and_no_other(monkeypatch):
+    screens, moves = [], []
+    real_samples, real_line = honest._winnable_samples, honest.winning_line
+
+    def spy_samples(worlds, budget):
+        screens.append(budget)
+        return real_samples(worlds, budget)
+
+    def spy_line(s, *, budget=None):
+        moves.append(budget)
+        return real_line(s, budget=budget)
+
+    monkeypatch.setattr(honest, "_winnable_samples", spy_samples)
+    monkeypatch.setattr(honest, "winning_line", spy_line)
+    agent = PimcAgent(samples=6, budget=4_000, screen=700)
+    screened = evaluate(agent, rules="two-pass", seeds="val[:3]").episodes
+    assert screens and set(screens) == {700}
+    assert set(moves) == {700, 4_000, None}  # the samples', the moves', the known endgame's
+    monkeypatch.setattr(honest, "_winnable_samples", real_samples)
+    monkeypatch.setattr(honest, "winning_line", real_line)
+    # No screen is a screen of the whole budget.
+    alike = [PimcAgent(samples=6, budget=4_000, screen=s) for s in (None, 4_000)]
+    games = [evaluate(a, rules="two-pass", seeds="val[:3]").episodes for a in alike]
+    assert games[0] == games[1] != screened
+    # A screen of one position leaves every sample out: nothing is winnable, the first
+    # candidate is played, as on a position lost in every sample.
+    s = State(deal(2002), "two-pass")  # a val deal: 5 of 6 samples winnable
+    known, prefs = face_up(s), legal_ids(s)[::-1]
+    found = honest.search(s, known, prefs, 6, 4_000, np.random.default_rng(0))
+    assert found.winnable > 0
+    blind = honest.search(s, known, prefs, 6, 4_000, np.random.default_rng(0), screen=1)
+    assert (blind.winnable, blind.action, blind.solves) == (0, prefs[0], 6)
+
+
+def test_live_draws_more_orders_until_enough_are_winnable():
+    s = State(deal(2002), "two-pass")  # a val deal: 5 of 6 samples winnable
+    known, prefs = face_up(s), legal_ids(s)[::-1]
+    rng = np.random.default_rng(0)
+    plain = honest.search(s, known, prefs, 6, 4_000, np.random.default_rng(0))
+    found = honest.search(s, known, prefs, 6, 4_000, np.random.default_rng(0), live=20)
+    assert found.samples % 6 == 0 and found.samples > plain.samples
+    assert found.winnable >= 20 or found.samples == honest.MORE * 6
+    fewer = honest.search(s, known, prefs, 6, 4_000, np.random.default_rng(0), live=5)
+    assert (fewer.samples, fewer.winnable, fewer.action) == (6, 5, plain.action)
+    # Where no sample is winnable, no more are drawn: the position is taken as lost.
+    blind = honest.search(s, known, prefs, 6, 4_000, rng, screen=1, live=20)
+    assert (blind.samples, blind.winnable) == (6, 0)
+    with pytest.raises(ValueError, match="live=4"):
+        PimcAgent(live=4, keep=True)
+    with pytest.raises(ValueError, match="live=-1"):
+        PimcAgent(live=-1)
+    with pytest.raises(ValueError, match="screen=0"):
+        PimcAgent(screen=0)
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():

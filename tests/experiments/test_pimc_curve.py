@@ -19,6 +19,7 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
     pimc_curve.main([*args, "--budget", "1", "5"])
     pimc_curve.main([*args, "--order", "greedy-careful", "--exact", "--extra", "2"])
     pimc_curve.main([*args, "--keep"])
+    pimc_curve.main([*args, "--delay", "--screen", "700", "--live", "3"])
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [(r["agent"], r["samples"], r["seeds"]) for r in rows] == [
@@ -27,10 +28,13 @@ def test_curve_rows_append_under_one_header_and_name_each_budget(tmp_path, monke
         ("pimc-budget5", "1", "val[:3]"),
         ("pimc-careful-exact-extra2", "1", "val[:3]"),
         ("pimc-keep", "1", "val[:3]"),
+        ("pimc-delay-screen700-live3", "1", "val[:3]"),
     ]
-    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, *[pimc_curve.DEFAULT_BUDGET] * 2]
-    assert (spied[-2].order, spied[-2].exact, spied[-2].extra) == ("greedy-careful", True, 2)
-    assert spied[-1].keep and not spied[-2].keep
+    assert budgets == [pimc_curve.DEFAULT_BUDGET, 1, 5, *[pimc_curve.DEFAULT_BUDGET] * 3]
+    assert (spied[-3].order, spied[-3].exact, spied[-3].extra) == ("greedy-careful", True, 2)
+    assert spied[-2].keep and not spied[-3].keep
+    assert (spied[-1].delay, spied[-1].screen, spied[-1].live) == (True, 700, 3)
+    assert spied[-2].screen is None and spied[-2].live == 0
 
 
 def test_each_deal_is_written_and_pairs_deal_by_deal(tmp_path):
