@@ -92,6 +92,10 @@ class SearchResult:
         return [a for a in self.complete if self.wins[a] == top]
 
 
+MORE = 8
+"""With ``live``, at most this many times ``samples`` orders are drawn for a decision."""
+
+
 def search(
     s: State,
     known: int,
@@ -125,10 +129,6 @@ def search(
         worlds += more
         lines += _winnable_samples(more, screen)
     return _score(worlds, lines, candidates, budget, ties)[0]
-
-
-MORE = 8
-"""With ``live``, at most this many times ``samples`` orders are drawn for a decision."""
 
 
 def _count(lines: list[list[int] | None]) -> int:

@@ -10,12 +10,12 @@ samples a player cannot tell apart (the remedy it tries for strategy fusion). ``
 changes the positions each solver verdict may take (one that runs out counts as a loss); the
 rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
-on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep`` and
-``--delay`` and ``--screen N`` play the search's other settings (``PimcAgent``'s arguments),
-named in the rows likewise (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay``,
-``pimc-delay-screen10000``). ``--agent-seed N``
-plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so two
-seeds of one setting say how many deals a setting wins or loses by the sampling's luck alone.
+on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep``,
+``--delay``, ``--screen N`` and ``--live N`` play the search's other settings (``PimcAgent``'s
+arguments), named in the rows likewise (``pimc-careful-exact-extra64``, ``pimc-keep``,
+``pimc-delay-screen10000``, ``pimc-live16``). ``--agent-seed N`` plays with evaluate's
+``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so two seeds of one setting
+say how many deals a setting wins or loses by the sampling's luck alone.
 
 Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
 ``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on

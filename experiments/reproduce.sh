@@ -665,6 +665,11 @@ pyramid-env compare $R --reference tp-share-tally-s1 --agents tp-pimc8-share-s1 
 pyramid-env compare $R --reference greedy-careful --agents tp-pimc8-share-s0 tp-pimc8-share-s1 --across-seeds tp-pimc8-share-s0 tp-pimc8-share-s1 --out results/cards/two-pass-pimc8-share/seeds-and-greedy-careful.md
 # Thirty-fourth session (2026-12-06): issue 32, cheaper verdicts before the move (--screen) and
 # more orders where few are winnable (--live); issue 31, the msc endgame's fit and data curve.
+python -m experiments.bench_search --rules two-pass --seeds "val[:40]" --samples 32 --delay --profile
+python -m experiments.bench_search --rules one-pass three-pass --seeds "val[:40]" --samples 32 --profile
+for B in 3000 5000 10000 30000 60000; do  # the screen's size
+  python -m experiments.pimc_curve --rules two-pass --samples 32 --workers 1 --seeds "val[:40]" --delay --screen $B --out results/pimc_screen/val40
+done
 for N in 32 48 64; do
   python -m experiments.pimc_curve --rules two-pass --samples $N --workers 1 --seeds "test[:1000]" --delay --screen 10000 --out results/pimc_screen/s0
 done
