@@ -678,6 +678,12 @@ for S in 1 2; do
   python -m experiments.pimc_curve --rules three-pass --samples 32 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --agent-seed $S --out results/pimc_screen/s$S
 done
 pyramid-env compare results/pimc_delay_paired/episodes-two-pass.csv results/pimc_screen/s0/episodes-two-pass.csv --reference pimc-delay-32 --out results/pimc_screen/paired-two-pass-vs-delay.md
+for S in 1 2; do
+  python -m experiments.pimc_curve --rules two-pass --samples 48 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --agent-seed $S --out results/pimc_screen/s$S
+  pyramid-env compare results/pimc_seed_luck/episodes-two-pass.csv results/pimc_screen/s$S/episodes-two-pass.csv --reference pimc-delay-seed$S-32 --agents pimc-delay-screen10000-seed$S-48 --out results/pimc_screen/paired-two-pass-seed$S-vs-delay.md
+done
+R="results/pimc_screen/s0/episodes-two-pass.csv results/pimc_screen/s1/episodes-two-pass.csv results/pimc_screen/s2/episodes-two-pass.csv"
+pyramid-env compare $R --across-seeds pimc-delay-screen10000-48 pimc-delay-screen10000-seed1-48 pimc-delay-screen10000-seed2-48 --out results/pimc_screen/seeds-48.md
 python -m experiments.pimc_curve --rules one-pass --samples 32 --workers 1 --seeds "test[:1000]" --live 16 --out results/pimc_live/s0
 # The msc endgame: the network trained on the held-out file's known phase itself (can it fit
 # it?), then on the first 20,000, 60,000 and 180,000 known-phase training positions, and all.
