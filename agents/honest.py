@@ -118,8 +118,7 @@ def search(
     unseen cards in every order (:func:`orders`). ``live``: where 0 < winnable < ``live``, draw
     ``samples`` more at a time, at most ``MORE`` times ``samples`` in all.
     """
-    every = math.factorial(len(unseen(s, known)[1])) if exact else samples + 1
-    if every <= samples:
+    if exact and (every := math.factorial(len(unseen(s, known)[1]))) <= samples:
         samples, live = every, 0  # each order is dealt once: no more to draw
     screen = budget if screen is None else screen
     worlds = orders(s, known, samples, rng, exact)

@@ -86,8 +86,7 @@ def main(argv: list[str] | None = None) -> None:
             kind += f"-live{args.live}" * (args.live > 0)
             kind += f"-seed{args.agent_seed}" * (args.agent_seed > 0)
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
-            settings.update(keep=args.keep, delay=args.delay, screen=args.screen)
-            settings.update(live=args.live)
+            settings.update(keep=args.keep, delay=args.delay, screen=args.screen, live=args.live)
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)
