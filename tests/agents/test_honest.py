@@ -68,6 +68,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # A smaller budget for the verdicts before the move.
     screened = PimcAgent(samples=6, budget=3_000, delay=True, screen=500)
     assert_blind_to_unseen_order(screened, rules, range(3, 4), steps=60, shuffles=1)
+    # More orders drawn where few are winnable.
+    drawing = PimcAgent(samples=4, budget=3_000, live=6)
+    assert_blind_to_unseen_order(drawing, rules, range(4, 5), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
