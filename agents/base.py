@@ -138,6 +138,36 @@ def carry(stock: list[int], s: st.State, places: list[int], cards: list[int]) ->
     return new
 
 
+@dataclass(slots=True)
+class SearchResult:
+    """What one decision's search found.
+
+    Attributes:
+        action: the move chosen (most samples kept winnable; the earlier candidate on ties).
+        wins: per examined candidate, the samples still winnable after it; a candidate cut
+            short because it could no longer reach the best count has the count so far.
+        complete: candidates whose count is final (tried on every winnable sample, or won
+            them all): :meth:`best` is the moves tied at the best count among these.
+        winnable: sampled deals the solver could win before the move (0: lost in every one).
+        samples: deals sampled.
+        solves: solver calls made.
+    """
+
+    action: int
+    wins: dict[int, int]
+    complete: list[int]
+    winnable: int
+    samples: int
+    solves: int
+
+    def best(self) -> list[int]:
+        """The moves tied at the best final count (empty when every sample was lost)."""
+        if not self.winnable:
+            return []
+        top = max(self.wins[a] for a in self.complete)
+        return [a for a in self.complete if self.wins[a] == top]
+
+
 def is_clairvoyant(agent: Any) -> bool:
     """Whether ``agent`` is declared to read the stock order (``clairvoyant = True``)."""
     return bool(getattr(agent, "clairvoyant", False))
@@ -264,6 +294,7 @@ def _sha(*parts: bytes | str) -> str:
 __all__ = [
     "Agent",
     "PlayerView",
+    "SearchResult",
     "Turn",
     "agent_config",
     "all_seen",

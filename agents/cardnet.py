@@ -160,8 +160,9 @@ class CardNet:
         h = np.concatenate([g[:, None], h], 1)  # (B, 53, d)
         heads = self.meta["heads"]
         rel = relations(rank) if "blocks.0.rel" in w else None
-        for i in range(self.meta["layers"]):
-            pre = f"blocks.{i}."
+        layers = self.meta["layers"]
+        for i in range(layers * self.meta.get("loops", 1)):  # loops: the blocks over again
+            pre = f"blocks.{i % layers}."
             y = _layer_norm(h, w[pre + "ln1.weight"], w[pre + "ln1.bias"])
             qkv = y @ w[pre + "qkv.weight"].T + w[pre + "qkv.bias"]
             b, t, d3 = qkv.shape

@@ -35,22 +35,10 @@ def tokens(x: torch.Tensor) -> dict[str, torch.Tensor]:
     """Packed observations ``(B, 122)`` (card_data's form) as the network's inputs."""
     x = x.long()
     counters = x[:, 104:109].float()
-    recycles_left = x[:, 105].clamp(max=3)
-    glob = torch.cat(
-        [
-            counters / COUNTER_SCALE,
-            x[:, 109:122].float() / 4,
-            nn.functional.one_hot(recycles_left, 4),
-        ],
-        1,
-    ).float()
-    return {
-        "prank": x[:, 0:28],
-        "exposed": x[:, 28:56],
-        "srank": x[:, 56:80],
-        "where": x[:, 80:104],
-        "glob": glob,
-    }
+    recycles_left = nn.functional.one_hot(x[:, 105].clamp(max=3), 4)
+    glob = torch.cat([counters / COUNTER_SCALE, x[:, 109:122].float() / 4, recycles_left], 1)
+    places = {"prank": (0, 28), "exposed": (28, 56), "srank": (56, 80), "where": (80, 104)}
+    return {k: x[:, a:b] for k, (a, b) in places.items()} | {"glob": glob.float()}
 
 
 def from_counts(x: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -100,17 +88,21 @@ class Block(nn.Module):
         self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.ff1, self.ff2 = nn.Linear(d, 2 * d), nn.Linear(2 * d, d)
 
-    def forward(self, h: torch.Tensor, rel: torch.Tensor | None = None) -> torch.Tensor:
-        """The module's output for a batch and its token pairs' relations (see the class)."""
+    def forward(self, h: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+        """The module's output for a batch and its attention's bias (:meth:`bias`)."""
         b, t, d = h.shape
         q, k, v = self.qkv(self.ln1(h)).view(b, t, 3, self.heads, -1).unbind(2)
         q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)  # (b, heads, t, e)
         att = q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5
-        if rel is not None:
-            att = att + self.rel[:, rel].transpose(0, 1)
+        if bias is not None:
+            att = att + bias
         att = torch.softmax(att, -1)
         h = h + self.out((att @ v).transpose(1, 2).reshape(b, t, d))
         return h + self.ff2(torch.relu(self.ff1(self.ln2(h))))
+
+    def bias(self, rel: torch.Tensor | None) -> torch.Tensor | None:
+        """The attention's bias from relation ids; made once a forward pass, shared by loops."""
+        return None if rel is None else self.rel[:, rel].transpose(0, 1)
 
 
 class Heads(nn.Module):
@@ -209,6 +201,7 @@ class CardTorch(nn.Module):
         order: bool = False,
         tally: bool = False,
         cover: bool = False,
+        loops: int = 1,
     ) -> None:
         """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe.
 
@@ -218,11 +211,15 @@ class CardTorch(nn.Module):
         ``cover``: each pyramid card's count of partners directly on or under it
         (:func:`~pyramid_env.agents.cardnet_inputs.covering_partners`). Each starts at zero, so
         adding it to a trained network leaves its function as it was (:func:`with_inputs`).
+        ``loops``: the blocks applied this many times over, with the same weights (iterated
+        computation: more steps of reasoning from the same parameters).
         """
         super().__init__()
         if probe and not rel:
             raise ValueError("probe=True reads the relations: it needs rel=True")
-        self.rel = rel
+        if loops < 1:
+            raise ValueError(f"loops={loops}: times the blocks are applied, at least 1")
+        self.rel, self.loops = rel, loops
         if order:  # row 0 (no card) stays zero
             self.order = nn.Embedding(ORDERS, d, padding_idx=0)
             nn.init.zeros_(self.order.weight)
@@ -243,6 +240,7 @@ class CardTorch(nn.Module):
         self.ln = nn.LayerNorm(d)
         self.heads = Heads(d, m, heads if probe else 0)
         self.meta = {"arch": "cards", "d": d, "layers": layers, "heads": heads, "m": m}
+        self.meta |= {"loops": loops} if loops > 1 else {}
         flags = {"rel": rel, "probe": probe, "order": order, "tally": tally, "cover": cover}
         self.meta |= {k: True for k, on in flags.items() if on}
 
@@ -277,8 +275,8 @@ class CardTorch(nn.Module):
             h = h + self.cover(torch.as_tensor(near, device=h.device))
         h = torch.cat([self.glob(t["glob"])[:, None], h], 1)
         rel = self.relations(rank) if self.rel else None
-        for block in self.blocks:
-            h = block(h, rel)
+        for block, bias in [(b, b.bias(rel)) for b in self.blocks] * self.loops:  # bias once
+            h = block(h, bias)
         h = self.ln(h)
         g, cards = h[:, 0], h[:, 1:]
         stock, sw = cards[:, 28:], t["where"]
@@ -335,10 +333,8 @@ def load_shipped(net: nn.Module, shipped: CardNet) -> nn.Module:
 def grow(net: CardTorch, layers: int) -> CardTorch:
     """``net`` with blocks added on top up to ``layers``, computing the same function at first.
 
-    A new block's two output projections (attention and feed-forward) start at zero, so each
-    adds nothing to the residual stream until training moves them: a deeper network that
-    starts where the trained one stands, the cheapest test of whether depth is what it lacks
-    (as a deeper net grown from a shallower one in Net2Net, Chen, Goodfellow and Shlens 2016).
+    A new block's two output projections start at zero, so it adds nothing until training
+    moves them: the cheapest test of whether depth is what a trained network lacks (Net2Net).
 
     Raises:
         ValueError: where ``layers`` is fewer than ``net`` has.
@@ -361,14 +357,14 @@ def with_probe(net: CardTorch) -> CardTorch:
     """``net`` with :class:`Heads`' move probe added, computing the same function at first.
 
     The probe's output layer starts at zero (as :func:`grow`'s new blocks do), so a trained
-    network goes on from where it stands and the probe adds only what training finds for it.
+    network goes on from where it stands.
 
     Raises:
         ValueError: where ``net`` has no relations (the probe reads them) or has a probe.
     """
     if not net.rel or net.heads.probe:
         raise ValueError("with_probe: a card network with relations and no probe yet")
-    dims = {k: net.meta[k] for k in ("d", "layers", "heads", "m")}
+    dims = dims_of(net.meta)
     grown = CardTorch(**dims, rel=True, probe=True)
     missing, unexpected = grown.load_state_dict(net.state_dict(), strict=False)
     assert not unexpected and all(k.startswith("heads.probe_") for k in missing), missing
@@ -379,11 +375,15 @@ INPUTS = ("order", "tally", "cover")  # inputs with_inputs can add to a trained 
 FLAGS = ("rel", "probe", *INPUTS)  # a card network's switches, in its metadata when on
 
 
+def dims_of(meta: dict[str, Any]) -> dict[str, int]:
+    """A card network's dimensions from its metadata (``loops`` is 1 where it is absent)."""
+    return {k: meta[k] for k in ("d", "layers", "heads", "m")} | {"loops": meta.get("loops", 1)}
+
+
 def with_inputs(net: CardTorch, *names: str) -> CardTorch:
     """``net`` with the embeddings ``names`` (of :data:`INPUTS`) added, computing as it did.
 
-    They start at zero, so the network goes on from where it stands and training finds what
-    each input adds to it.
+    They start at zero, so the network goes on from where it stands.
 
     Raises:
         ValueError: a name not in :data:`INPUTS`, or an input the network has already.
@@ -393,7 +393,7 @@ def with_inputs(net: CardTorch, *names: str) -> CardTorch:
             raise ValueError(f"with_inputs: {name!r} is not one of {INPUTS}")
         if hasattr(net, name):
             raise ValueError(f"with_inputs: the network has the {name!r} input already")
-    dims = {k: net.meta[k] for k in ("d", "layers", "heads", "m")}
+    dims = dims_of(net.meta)
     flags = {k: hasattr(net, k) or k in names for k in INPUTS}
     grown = CardTorch(**dims, rel=net.rel, probe=bool(net.heads.probe), **flags)
     missing, unexpected = grown.load_state_dict(net.state_dict(), strict=False)
@@ -405,7 +405,7 @@ def twin(shipped: CardNet) -> CardTorch:
     """A shipped card network's torch twin, built from its own dimensions, with its weights."""
     if shipped.meta["arch"] != "cards":
         raise ValueError(f"a card network's twin: this one is {shipped.meta['arch']!r}")
-    dims = {k: shipped.meta[k] for k in ("d", "layers", "heads", "m")}
+    dims = dims_of(shipped.meta)
     flags = {k: bool(shipped.meta.get(k)) for k in FLAGS}
     return load_shipped(CardTorch(**dims, **flags), shipped)
 
@@ -413,14 +413,15 @@ def twin(shipped: CardNet) -> CardTorch:
 ARCHS = ("cards", "rel", "probe", "order", "tally", "cover", "flat")  # build's, flat last
 
 
-def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
+def build(arch: str, size: str, layers: int | None = None, loops: int = 1) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
     ``arch``: ``cards`` (the card network); ``rel``, with relation biases in its attention;
     ``probe``, ``rel`` with :class:`Heads`' move probe; ``order``, ``tally`` and ``cover``,
     ``rel`` with one input more (the cycle's order, each card's tallies, and ``cover`` with the
     tallies too: :mod:`pyramid_env.agents.cardnet_inputs`); ``flat``, an MLP.
-    ``layers``: the card network's depth, where it is not the size's (2 small, 3 base).
+    ``layers``: the card network's depth, where it is not the size's (2 small, 3 base);
+    ``loops``: the times its blocks are applied (:class:`CardTorch`).
     """
     if arch in ARCHS[:-1]:
         dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
@@ -428,7 +429,7 @@ def build(arch: str, size: str, layers: int | None = None) -> nn.Module:
             dims["layers"] = layers
         flags = {"rel": arch != "cards", "probe": arch == "probe"}
         flags |= {k: arch == k for k in INPUTS} | {"tally": arch in ("tally", "cover")}
-        return CardTorch(**dims, **flags)
+        return CardTorch(**dims, **flags, loops=loops)
     if arch == "flat":
         return FlatTorch((256, 256) if size == "small" else (512, 512))
     raise SystemExit(f"--arch {arch!r}: one of {', '.join(map(repr, ARCHS))}")

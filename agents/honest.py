@@ -12,11 +12,18 @@ imported here), so they play alike on the real deal and on the worlds evaluation
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from pyramid_env.agents.base import Turn, all_seen, carry, determinize, orders, unseen
+from pyramid_env.agents.base import (
+    SearchResult,
+    Turn,
+    all_seen,
+    carry,
+    determinize,
+    orders,
+    unseen,
+)
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.engine.layout import SLOTS
 from pyramid_env.engine.moves import MOVES, MoveKind
@@ -62,36 +69,6 @@ def _winnable_samples(worlds: list[State], budget: int | None) -> list[list[int]
     return lines
 
 
-@dataclass(slots=True)
-class SearchResult:
-    """What one decision's search found.
-
-    Attributes:
-        action: the move chosen (most samples kept winnable; the earlier candidate on ties).
-        wins: per examined candidate, the samples still winnable after it; a candidate cut
-            short because it could no longer reach the best count has the count so far.
-        complete: candidates whose count is final (tried on every winnable sample, or won
-            them all): :meth:`best` is the moves tied at the best count among these.
-        winnable: sampled deals the solver could win before the move (0: lost in every one).
-        samples: deals sampled.
-        solves: solver calls made.
-    """
-
-    action: int
-    wins: dict[int, int]
-    complete: list[int]
-    winnable: int
-    samples: int
-    solves: int
-
-    def best(self) -> list[int]:
-        """The moves tied at the best final count (empty when every sample was lost)."""
-        if not self.winnable:
-            return []
-        top = max(self.wins[a] for a in self.complete)
-        return [a for a in self.complete if self.wins[a] == top]
-
-
 MORE = 8
 """With ``live``, at most this many times ``samples`` orders are drawn for a decision."""
 
@@ -107,16 +84,17 @@ def search(
     exact: bool = False,
     screen: int | None = None,
     live: int = 0,
+    slack: bool = False,
 ) -> SearchResult:
     """Determinized search over ``candidates`` (in order of preference) from position ``s``.
 
-    ``pimc``'s search. Only the visible part of ``s`` (stock places ``known``) and the unseen
-    cards' set are read; ``samples`` orders of those are drawn from ``rng``. Each verdict has
-    ``budget`` positions (``screen`` before the move, where verdicts only sort out the samples
-    lost whatever is played; running out counts as lost). ``ties``: count every candidate
-    until it falls behind (else stop once one keeps every winnable sample). ``exact``: few
-    unseen cards in every order (:func:`orders`). ``live``: where 0 < winnable < ``live``, draw
-    ``samples`` more at a time, at most ``MORE`` times ``samples`` in all.
+    ``pimc``'s search; only the visible part of ``s`` (stock places ``known``) and the unseen
+    cards' set are read, ``samples`` orders of those drawn from ``rng``. Verdicts have ``budget``
+    positions (``screen`` before the move; running out counts as lost). ``ties``: count every
+    candidate until it falls behind. ``exact``: few unseen cards in every order (:func:`orders`).
+    ``live``: where 0 < winnable < ``live``, draw ``samples`` more, up to ``MORE`` x ``samples``.
+    ``slack``: of the moves tied at the best count, the one whose samples are most often still
+    winnable with a pass fewer (:func:`_slack`).
     """
     if exact and (every := math.factorial(len(unseen(s, known)[1]))) <= samples:
         samples, live = every, 0  # each order is dealt once: no more to draw
@@ -127,7 +105,7 @@ def search(
         more = orders(s, known, samples, rng)
         worlds += more
         lines += _winnable_samples(more, screen)
-    return _score(worlds, lines, candidates, budget, ties)[0]
+    return _score(worlds, lines, candidates, budget, ties, slack=slack)[0]
 
 
 def _count(lines: list[list[int] | None]) -> int:
@@ -141,12 +119,14 @@ def _score(
     budget: int | None,
     ties: bool = False,
     solves: int | None = None,
+    slack: bool = False,
 ) -> tuple[SearchResult, list[list[int] | None]]:
     """:func:`search`'s count over ``worlds`` whose lines (``None``: lost) are given.
 
     Also returns, per world, a winning line after the move chosen (``None``: lost after it),
-    which a search that keeps its worlds to the next decision need not ask again. ``solves``:
-    the verdicts the lines took (default: one a world).
+    which a search that keeps its worlds to the next decision need not ask again (not with
+    ``slack``, whose choice among ties comes after). ``solves``: the verdicts the lines took
+    (default: one a world).
     """
     samples = len(worlds)
     solves = samples if solves is None else solves
@@ -157,6 +137,7 @@ def _score(
     if not live:
         return SearchResult(candidates[0], wins, complete, 0, samples, solves), after
     best, best_wins, n = candidates[0], -1, len(live)
+    ties = ties or slack  # the tied moves are all counted, to be told apart by their slack
     for action in candidates:
         count, done = 0, True
         follow: list[tuple[int, list[int]]] = []
@@ -187,7 +168,33 @@ def _score(
                 after[index] = rest
         if best_wins == n and not ties:
             break  # keeps every winnable sample: no move does better
+    top = [a for a in complete if wins[a] == best_wins]
+    if slack and len(top) > 1 and worlds[live[0]].recycles_left:  # else no pass to spare
+        margins = [_slack(worlds, live, a, budget) for a in top]
+        won = [m for m, _ in margins]
+        best = top[won.index(max(won))]
+        solves += sum(asked for _, asked in margins)
     return SearchResult(best, wins, complete, n, samples, solves), after
+
+
+def _slack(
+    worlds: list[State], live: list[int], action: int, budget: int | None
+) -> tuple[int, int]:
+    """How many of the ``live`` worlds are still won after ``action`` with one recycle fewer.
+
+    A margin between moves that keep as many samples winnable: the one that needs fewer passes
+    leaves room for the mistakes a player makes while cards are unseen. Where the move spends
+    the last recycle there is none to spare (0). Also returns the verdicts asked.
+    """
+    count = asked = 0
+    for index in live:
+        child = worlds[index].copy()
+        apply(child, MOVES[action])
+        if child.recycles_left:
+            child.recycles += 1
+            count += winning_line(child, budget=budget) is not None
+            asked += 1
+    return count, asked
 
 
 class _Line:
@@ -303,6 +310,7 @@ class PimcAgent:
             sample that runs out is left out of the count, like a lost one.
         live: where some but fewer than this many samples are winnable, draw ``samples`` more
             at a time until this many are (at most ``MORE`` times ``samples``).
+        slack: break ties at the best count by the samples still won with a pass fewer.
     """
 
     name = "pimc"
@@ -326,6 +334,7 @@ class PimcAgent:
         delay: bool = False,
         screen: int | None = None,
         live: int = 0,
+        slack: bool = False,
     ) -> None:
         """See the class docstring."""
         if order not in ORDERS:
@@ -334,6 +343,8 @@ class PimcAgent:
             raise ValueError("keep is for the plain search, not consistent=True")
         if live and (keep or consistent):
             raise ValueError(f"live={live} is for the plain search, not keep or consistent")
+        if slack and (keep or consistent):
+            raise ValueError("slack=True is for the plain search, not keep or consistent")
         if screen is not None and screen < 1:
             raise ValueError(f"screen={screen}: positions per verdict, at least 1 (or None)")
         if live < 0:
@@ -341,7 +352,7 @@ class PimcAgent:
         self.samples, self.budget, self.name = samples, budget, name
         self.consistent, self.free_scout = consistent, free_scout
         self.order, self.exact, self.extra, self.keep = order, exact, extra, keep
-        self.delay, self.screen, self.live = delay, screen, live
+        self.delay, self.screen, self.live, self.slack = delay, screen, live, slack
         self.greedy = ORDERS[order]()
         self.line = _Line(None)
         # keep: (pyramid, the cards unseen then, the worlds' stocks); lines by (deal, fields).
@@ -367,7 +378,7 @@ class PimcAgent:
             if not worlds:  # lost in every sample: nothing to gain by searching
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
-        opts = {"exact": self.exact, "screen": self.screen, "live": self.live}
+        opts = {"exact": self.exact, "screen": self.screen, "live": self.live, "slack": self.slack}
         if self.keep:
             found = self._kept_search(s, turn.known, prefs, rng)
         else:

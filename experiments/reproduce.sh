@@ -690,3 +690,15 @@ python -m experiments.pimc_curve --rules one-pass --samples 32 --workers 1 --see
 python -m experiments.train_cards --data data/msc_heldout.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/fit-probe
 python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --positions 20000 60000 180000 --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/data-curve
 python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/data-curve
+# Thirty-fifth session (2026-12-06): issue 31, the msc endgame with more computation per
+# decision: the same two blocks applied three times (--loops 3), six blocks of their own, six for
+# 8,000 steps, and twelve; each on all 489,861 known-phase positions, scored as above.
+for A in "--loops 3 --steps 3000:loops3" "--layers 6 --steps 3000:layers6" "--layers 6 --steps 8000:layers6-8k" "--layers 12 --steps 3000:layers12"; do
+  python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small ${A%%:*} --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-endgame/depth/${A##*:}
+done
+D=results/cards/msc-endgame/depth
+python -m experiments.phase_split --rules msc --seeds "val[:500]" --split cards-msc --known $D/layers6/tally_489861_s0/net.npz $D/layers12/tally_489861_s0/net.npz --workers 1 --out results/phase_split/msc-endgame-depth-val500
+python -m experiments.phase_split --rules msc --seeds "val[:500]" --split cards-msc --known $D/layers6-8k/tally_489861_s0/net.npz --workers 2 --out results/phase_split/msc-endgame-depth8k-val500
+python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split cards-msc --known $D/layers6-8k/tally_489861_s0/net.npz --workers 2 --out results/phase_split/msc-endgame-depth8k-test1000
+# Issue 32: ties broken by the slack of a pass (stopped unfinished after 14.7 CPU minutes, no row):
+# python -m experiments.pimc_curve --rules three-pass --samples 32 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --slack --out results/pimc_slack/s0

@@ -236,7 +236,8 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         # (cardnet_torch.with_probe, with_inputs)
         base = "rel" if arch in ("probe", *INPUTS) and not start.meta.get(arch) else arch
         base = "tally" if base == "rel" and arch == "cover" and start.meta.get("tally") else base
-        net = load_shipped(build(base, args.size), start)
+        loops = args.loops or start.meta.get("loops", 1)  # --loops: its blocks more times
+        net = load_shipped(build(base, args.size, loops=loops), start)
         if base != arch:
             net = with_probe(net) if arch == "probe" else with_inputs(net, arch)
         if args.layers is not None:  # deeper: blocks on top that start as nothing
@@ -245,7 +246,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
             except ValueError as err:
                 raise SystemExit(f"--layers {args.layers} with --init {args.init}: {err}") from err
     else:
-        net = build(arch, args.size, args.layers)
+        net = build(arch, args.size, args.layers, args.loops or 1)
     t0 = time.time()
     with open(out / "train.jsonl", "w") as f:
 
@@ -269,7 +270,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
         "hard_share": args.hard_share, "safe_share": args.safe_share,
         "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema, "phase": args.phase,
-        "layers": net.meta.get("layers"),
+        "layers": net.meta.get("layers"), "loops": net.meta.get("loops", 1),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
         "train_seconds": round(time.time() - t0, 1), "final": history[-1] if history else {},
@@ -315,6 +316,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--layers", type=int, help="the card network's depth (default: the "
                    "size's); with --init, blocks added on top of the network's own, each "
                    "starting as nothing (cardnet_torch.grow)")  # fmt: skip
+    p.add_argument("--loops", type=int, help="the card network's blocks applied this many "
+                   "times, with the same weights (default 1; with --init, its own)")  # fmt: skip
     p.add_argument("--positions", type=int, nargs="+", help="default: all the file holds")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])
     p.add_argument("--steps", type=int, default=20_000)
@@ -369,6 +372,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         p.error(f"--ema {args.ema}: a decay in [0, 1) (0: no moving average)")
     if args.layers is not None and (args.layers < 1 or "flat" in args.arch):
         p.error(f"--layers {args.layers}: a card network's depth, 1 or more (not with flat)")
+    if args.loops is not None and (args.loops < 1 or "flat" in args.arch):
+        p.error(f"--loops {args.loops}: times a card network's blocks run, 1 or more (not flat)")
     if args.checkpoints < 0:
         p.error(f"--checkpoints {args.checkpoints}: a number of steps, 0 for none")
     if args.bf16 is None:

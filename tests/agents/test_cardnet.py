@@ -30,7 +30,6 @@ from pyramid_env.agents.cardnet_torch import (  # noqa: E402
     build,
     counts_from_packed,
     export,
-    grow,
     relabel,
     tokens,
     with_inputs,
@@ -77,34 +76,6 @@ def test_numpy_twin_gives_the_torch_outputs(arch):
     got = export(net, {}).forward(counts)
     assert got.shape == (len(counts), 2, 327)
     np.testing.assert_allclose(got, expected, atol=1e-4)
-
-
-def test_a_grown_network_starts_as_the_same_function_and_its_new_blocks_learn():
-    counts, packed = _positions("msc")
-    torch.manual_seed(2)
-    net = build("rel", "small")
-    with torch.no_grad():
-        for name, p in net.named_parameters():
-            if name.endswith(".rel"):
-                p.normal_(0.0, 2.0)
-        before = net(tokens(torch.as_tensor(packed))).numpy()
-    deep = grow(net, 4)
-    assert len(deep.blocks) == deep.meta["layers"] == 4
-    out = deep(tokens(torch.as_tensor(packed)))
-    np.testing.assert_allclose(out.detach().numpy(), before, atol=1e-5)
-    out.square().mean().backward()  # the new blocks' output projections get a gradient
-    for i in (2, 3):
-        assert deep.blocks[i].out.weight.grad.abs().sum() > 0
-        assert deep.blocks[i].ff2.weight.grad.abs().sum() > 0
-    with torch.no_grad():  # the numpy twin plays the grown depth
-        for p in deep.parameters():
-            p.add_(0.05 * torch.randn_like(p))
-        expected = deep(tokens(torch.as_tensor(packed))).numpy()
-    shipped = export(deep, {})
-    assert shipped.meta["layers"] == 4
-    np.testing.assert_allclose(shipped.forward(counts), expected, atol=1e-4)
-    with pytest.raises(ValueError, match="layers=3: the network has 4"):
-        grow(deep, 3)
 
 
 def _random_games(env: PyramidEnv, deals: range, seed: int, moves: int = 10**6) -> Any:

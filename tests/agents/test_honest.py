@@ -10,8 +10,10 @@ from pyramid_env import deal, evaluate
 from pyramid_env.agents import PimcAgent, ScoutAgent, Turn, honest, make_agent
 from pyramid_env.agents.honest import carry, determinize, orders, unseen
 from pyramid_env.engine.moves import MOVES, MoveKind
+from pyramid_env.engine.rules import get_rules
 from pyramid_env.engine.state import State, apply, face_up, legal_ids
 from pyramid_env.seeds import labels
+from pyramid_env.solver import winning_line
 
 
 def honest_turn(s: State, seen: int) -> Turn:
@@ -71,6 +73,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # More orders drawn where few are winnable.
     drawing = PimcAgent(samples=4, budget=3_000, live=6)
     assert_blind_to_unseen_order(drawing, rules, range(4, 5), steps=60, shuffles=1)
+    # Ties broken by the samples still won with a pass fewer.
+    slack = PimcAgent(samples=4, budget=3_000, slack=True)
+    assert_blind_to_unseen_order(slack, rules, range(5, 6), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
@@ -216,6 +221,53 @@ def test_live_draws_more_orders_until_enough_are_winnable():
         PimcAgent(live=-1)
     with pytest.raises(ValueError, match="screen=0"):
         PimcAgent(screen=0)
+
+
+def test_slack_breaks_ties_by_the_samples_still_won_with_a_pass_fewer():
+    fewer = get_rules("three-pass").replace(passes=2)
+    checked = 0
+    for n in range(2000, 2004):  # val deals, along the slack search's own games
+        s = State(deal(n), "three-pass")
+        seen = face_up(s)
+        for step in range(40):
+            if not legal_ids(s):
+                break
+            known, prefs = seen & s.left, legal_ids(s)[::-1]
+            rng = [np.random.default_rng([n, step]) for _ in range(3)]
+            worlds = orders(s, known, 8, rng[2])
+            tied = honest.search(s, known, prefs, 8, 4_000, rng[0], ties=True)
+            found = honest.search(s, known, prefs, 8, 4_000, rng[1], slack=True)
+            assert found.wins == tied.wins and (found.action in tied.best() or not tied.winnable)
+            # The margin counted afresh: each winnable sample after the move, under two passes.
+            margin = {}
+            for a in tied.best():
+                wins = 0
+                for w in worlds:
+                    if winning_line(w, budget=4_000) is None:
+                        continue
+                    child, other = w.child(MOVES[a]), State(w.deal, fewer)
+                    other.pyr, other.left, other.ptr, other.drawn, other.recycles = child.fields()
+                    won = winning_line(other, budget=4_000) is not None
+                    wins += child.recycles_left > 0 and won
+                margin[a] = wins
+            if len(set(margin.values())) > 1:  # a tie the margin decides
+                best = max(margin.values())
+                assert found.action == next(a for a in tied.best() if margin[a] == best)
+                checked += 1
+            apply(s, MOVES[found.action])
+            seen |= face_up(s)
+    assert checked
+    # On the last pass there is none to spare and no margin: the first of the tied moves, and
+    # no verdict more than counting every tied move asks.
+    s = State(deal(2001), "two-pass")  # a val deal: a sample won in one pass, four moves tied
+    s.recycles = 1
+    known, prefs = face_up(s), legal_ids(s)[::-1]
+    plain = honest.search(s, known, prefs, 8, 4_000, np.random.default_rng(0), ties=True)
+    same = honest.search(s, known, prefs, 8, 4_000, np.random.default_rng(0), slack=True)
+    assert len(plain.best()) > 1 and same.action == plain.best()[0]
+    assert same.solves == plain.solves
+    with pytest.raises(ValueError, match="slack=True is for the plain search"):
+        PimcAgent(slack=True, keep=True)
 
 
 def test_unseen_is_the_complement_of_what_a_player_saw():
