@@ -205,14 +205,12 @@ class CardTorch(nn.Module):
     ) -> None:
         """See the class docstring; ``probe`` (with ``rel``): :class:`Heads`' move probe.
 
-        ``order``: each stock card's token also gets an embedding of where it stands in the
-        cycle's order (:func:`~pyramid_env.agents.cardnet_inputs.cycle_order`); ``tally``: each
-        card's token one of each of its counts (:func:`~pyramid_env.agents.cardnet_inputs.tallies`);
-        ``cover``: each pyramid card's count of partners directly on or under it
-        (:func:`~pyramid_env.agents.cardnet_inputs.covering_partners`). Each starts at zero, so
-        adding it to a trained network leaves its function as it was (:func:`with_inputs`).
-        ``loops``: the blocks applied this many times over, with the same weights (iterated
-        computation: more steps of reasoning from the same parameters).
+        ``order``: each stock card's token also gets an embedding of its place in the cycle
+        (:func:`~pyramid_env.agents.cardnet_inputs.cycle_order`); ``tally``: each card's token
+        one of each of its counts (:func:`~pyramid_env.agents.cardnet_inputs.tallies`);
+        ``cover``: each pyramid card's count of partners on or under it (``covering_partners``).
+        Each starts at zero, so adding it to a trained network leaves its function as it was
+        (:func:`with_inputs`). ``loops``: the blocks applied this many times, the same weights.
         """
         super().__init__()
         if probe and not rel:
