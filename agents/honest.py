@@ -168,8 +168,8 @@ def _score(
                 after[index] = rest
         if best_wins == n and not ties:
             break  # keeps every winnable sample: no move does better
-    top = [a for a in complete if wins[a] == best_wins]
-    if slack and len(top) > 1 and worlds[live[0]].recycles_left:  # else no pass to spare
+    top = [a for a in complete if wins[a] == best_wins] if slack else []
+    if len(top) > 1 and worlds[live[0]].recycles_left:  # else no pass to spare
         margins = [_slack(worlds, live, a, budget) for a in top]
         won = [m for m, _ in margins]
         best = top[won.index(max(won))]
