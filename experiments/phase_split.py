@@ -6,7 +6,8 @@
     python -m experiments.phase_split --rules msc --split cards-msc --out results/phase_split/cards
 
 Plays agents made of two parts, one per phase, to say what a network alone must learn (the
-method: docs/experiments.md).
+method: docs/experiments.md). Writes ``phase_split.csv`` (a row per agent) and, per rule set,
+``episodes-RULES.csv`` (the games deal by deal, for ``pyramid-env compare``).
 """
 
 from __future__ import annotations
@@ -124,11 +125,15 @@ def main(argv: list[str] | None = None) -> list[dict]:
         except ValueError as err:
             p.error(f"--known-ways {err}")
     rows = []
+    args.out.mkdir(parents=True, exist_ok=True)
     for name in args.rules:
         rules = get_rules(name)
+        episodes: list[dict] = []
         for agent in agents(args.samples, args.then, args.split, args.known, args.known_ways):
             t0 = time.time()
-            s = evaluate(agent, rules, args.seeds, workers=args.workers).summary()
+            report = evaluate(agent, rules, args.seeds, workers=args.workers)
+            s = report.summary()
+            episodes += [{"agent": agent.name} | e for e in report.rows()]
             rows.append(
                 {
                     "rules": rules.name,
@@ -142,8 +147,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
                 }
             )
             print(rows[-1], flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_csv(args.out / "phase_split.csv", rows)
+            # Written as each agent finishes, so a run stopped keeps what it has played. The
+            # games deal by deal go to one file per rule set in a benchmark's columns, which
+            # ``pyramid-env compare`` pairs and pools over seeds (``--across-seeds``).
+            write_csv(args.out / "phase_split.csv", rows)
+            write_csv(args.out / f"episodes-{rules.name}.csv", episodes)
     print(f"\n{machine()}\n")
     header = ["rules", "agent (hidden phase, then known)", "wins", "of the solver's"]
     cells = ([r["rules"], r["agent"], f"{r['wins']} / {r['solver_wins']}",

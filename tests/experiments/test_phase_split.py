@@ -9,6 +9,7 @@ from experiments import phase_split
 from pyramid_env import evaluate
 from pyramid_env.agents import CarefulAgent, GreedyAgent, PimcAgent, ScoutAgent, Turn
 from pyramid_env.agents.honest import determinize, unseen
+from pyramid_env.benchmark.compare import read_runs
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
 
@@ -24,6 +25,12 @@ def test_greedy_then_greedy_is_greedy_and_the_table_is_written(tmp_path):
     assert rows[4]["agent"] == "greedy-careful" and rows[4]["wins"] == careful["wins"]
     with open(tmp_path / "phase_split.csv") as f:
         assert len(list(csv.DictReader(f))) == 7
+    # The games deal by deal, in a benchmark's columns, so `pyramid-env compare` reads them.
+    runs = read_runs([tmp_path / "episodes-msc.csv"])
+    assert sorted(runs.won) == sorted(r["agent"] for r in rows)
+    for r in rows:
+        assert sum(runs.won[r["agent"]].values()) == r["wins"]
+    assert sum(v is True for v in runs.solver_won.values()) == rows[0]["solver_wins"]
 
 
 def test_an_agent_named_plays_the_known_phase_with_its_own_observation(tmp_path):
