@@ -100,7 +100,10 @@ def mistakes(choice: np.ndarray, wins: np.ndarray, where: np.ndarray) -> dict[st
 
 
 def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str, Any]]:
-    """Per network and way of combining its heads: the chosen move right where a move loses."""
+    """Per network and way of combining its heads: the chosen move right where a move loses.
+
+    With several networks, their mean (as :class:`Ensemble` plays them) is scored too.
+    """
     from pyramid_env.agents.cardnet_torch import counts_from_packed  # torch only for this
 
     d = load_data([path], None)
@@ -114,9 +117,15 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
              "right": _share(t_right, hard), "right_seen": _share(t_right, hard & seen),
              "right_hidden": _share(t_right, hard & ~seen)}]  # fmt: skip
     print(json.dumps(rows[-1]), flush=True)
+    outs = {}
     for net_path in nets:
         net = CardNet.load(net_path)
-        out = np.concatenate([net.forward(x[i : i + 1024]) for i in range(0, len(x), 1024)])
+        outs[str(net_path)] = np.concatenate(
+            [net.forward(x[i : i + 1024]) for i in range(0, len(x), 1024)]
+        )
+    if len(nets) > 1:  # the networks as one (Ensemble's mean of their outputs)
+        outs["ensemble"] = np.mean(list(outs.values()), axis=0)
+    for net_name, out in outs.items():
         pol = np.where(legal, out[:, 0], -1e9)
         pol -= pol.max(1, keepdims=True)
         q = np.where(legal, 1.0 / (1.0 + np.exp(-out[:, 1])), -1.0)
@@ -131,7 +140,7 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
             right = wins[np.arange(len(choice)), choice]
             turns = choice < 2  # a draw or a recycle
             teacher_removes = d["teacher"] >= 2
-            rows.append({"net": str(net_path), "way": name, "hard": int(hard.sum()),
+            rows.append({"net": net_name, "way": name, "hard": int(hard.sum()),
                          "right": _share(right, hard),
                          "right_seen": _share(right, hard & seen),
                          "right_hidden": _share(right, hard & ~seen),

@@ -157,3 +157,32 @@ def test_mistakes_count_the_wrong_choices_by_kind_and_what_wins_there():
     choice[0] = draw  # a right choice is no mistake
     expected["PAIR pyramid-stock, not DRAW"] = 1
     assert mistakes(choice, wins, where) == expected
+
+
+def test_heldout_scores_several_networks_as_one_too(tmp_path):
+    pytest.importorskip("torch")
+    from experiments import card_data
+    from pyramid_env.agents.cardnet_torch import counts_from_packed
+
+    rules = get_rules("msc")
+    deals = [1_000_050, 1_000_051]
+    data = card_data.replay(rules, deals, [card_data.label_game(rules, 0.3, 0, n) for n in deals])
+    np.savez_compressed(tmp_path / "h.npz", rules=np.array("msc"), **data)
+    net = CardNet.load("agents/trained/cards-msc.npz")
+    rng = np.random.default_rng(0)  # another network: the same one with its weights jolted
+    other = CardNet({k: v + rng.normal(0, v.std() + 1e-3, v.shape).astype(v.dtype)
+                     for k, v in net.w.items()}, net.meta)  # fmt: skip
+    other.save(tmp_path / "other.npz")
+    paths = ["agents/trained/cards-msc.npz", tmp_path / "other.npz"]
+    rows = [r for r in heldout(tmp_path / "h.npz", paths, [0.05]) if r["way"] == "policy"]
+    assert [r["net"] for r in rows] == [str(p) for p in paths] + ["ensemble"]
+    legal = np.unpackbits(data["legal"], axis=1)[:, :327].astype(bool)
+    wins = np.unpackbits(data["wins"], axis=1)[:, :327].astype(bool)
+    x = counts_from_packed(data["obs"])
+    mean = Ensemble([net, other], "policy", 0.0).forward(x)
+    choice = np.where(legal, mean[:, 0], -np.inf).argmax(1)
+    hard = wins.sum(1) < legal.sum(1)
+    assert rows[-1]["right"] == pytest.approx(wins[hard, choice[hard]].mean())
+    assert rows[-1]["teacher"] == pytest.approx((choice == data["teacher"]).mean())
+    alone = np.where(legal, net.forward(x)[:, 0], -np.inf).argmax(1)
+    assert (choice != alone).any()  # the mean is not the first network's choice alone
