@@ -702,3 +702,14 @@ python -m experiments.phase_split --rules msc --seeds "val[:500]" --split cards-
 python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split cards-msc --known $D/layers6-8k/tally_489861_s0/net.npz --workers 2 --out results/phase_split/msc-endgame-depth8k-test1000
 # Issue 32: ties broken by the slack of a pass (stopped unfinished after 14.7 CPU minutes, no row):
 # python -m experiments.pimc_curve --rules three-pass --samples 32 --workers 1 --seeds "test[:1000]" --delay --screen 10000 --slack --out results/pimc_slack/s0
+# Thirty-sixth session (2026-12-06): issue 31, the six-block msc endgame network over three seeds
+# (seed 0 again, its network file not kept: the same losses step for step), then after cards-msc's
+# first pass on test[:1000], the three pooled with compare --across-seeds.
+python -m experiments.card_data --rules msc --deals 40000 --workers 2 --out data/msc.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --out data/msc_heldout.npz
+for S in 0:layers6-8k-rerun 1:layers6-8k 2:layers6-8k; do
+  python -m experiments.train_cards --data data/msc.npz --phase known --heldout data/msc_heldout.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds ${S%%:*} --out results/cards/msc-endgame/depth/${S##*:}
+done
+D=results/cards/msc-endgame/depth
+N0=$D/layers6-8k-rerun/tally_489861_s0/net.npz N1=$D/layers6-8k/tally_489861_s1/net.npz N2=$D/layers6-8k/tally_489861_s2/net.npz
+python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split cards-msc --known $N0 $N1 $N2 --workers 2 --out results/phase_split/msc-endgame-depth8k-seeds-test1000
