@@ -713,3 +713,7 @@ done
 D=results/cards/msc-endgame/depth
 N0=$D/layers6-8k-rerun/tally_489861_s0/net.npz N1=$D/layers6-8k/tally_489861_s1/net.npz N2=$D/layers6-8k/tally_489861_s2/net.npz
 python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split cards-msc --known $N0 $N1 $N2 --workers 2 --out results/phase_split/msc-endgame-depth8k-seeds-test1000
+E=results/phase_split/msc-endgame-depth8k-seeds-test1000
+pyramid-env compare $E/episodes-msc.csv --across-seeds "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/across-seeds.md
+pyramid-env compare $E/episodes-msc.csv --agents "cards-msc" "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-greedy-careful.md
+pyramid-env compare $E/episodes-msc.csv --reference cards-msc --agents "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-cards-msc.md
