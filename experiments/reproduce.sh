@@ -717,3 +717,4 @@ E=results/phase_split/msc-endgame-depth8k-seeds-test1000
 pyramid-env compare $E/episodes-msc.csv --across-seeds "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/across-seeds.md
 pyramid-env compare $E/episodes-msc.csv --agents "cards-msc" "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-greedy-careful.md
 pyramid-env compare $E/episodes-msc.csv --reference cards-msc --agents "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-cards-msc.md
+python -m experiments.cards_combine --nets $N0 $N1 $N2 --heldout data/msc_heldout.npz --out $D/seeds-heldout.jsonl
