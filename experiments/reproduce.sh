@@ -718,3 +718,20 @@ pyramid-env compare $E/episodes-msc.csv --across-seeds "cards-msc, then $N0" "ca
 pyramid-env compare $E/episodes-msc.csv --agents "cards-msc" "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-greedy-careful.md
 pyramid-env compare $E/episodes-msc.csv --reference cards-msc --agents "cards-msc, then $N0" "cards-msc, then $N1" "cards-msc, then $N2" --out $E/paired-cards-msc.md
 python -m experiments.cards_combine --nets $N0 $N1 $N2 --heldout data/msc_heldout.npz --out $D/seeds-heldout.jsonl
+# Thirty-seventh session (2026-12-06): issue 31, the relaxed recipe's network at six blocks (the
+# depth that helped the msc endgame), seeds 0 and 1, against the same seeds at three blocks
+# (thirty-first session, results/cards/relaxed-cover-scratch).
+python -m experiments.card_data --rules relaxed --deals 12000 --scout --out data/relaxed_scout.npz
+python -m experiments.card_data --rules relaxed --deals 1500 --first 5000000 --scout --out data/relaxed_scout_heldout.npz
+python -m experiments.card_data --rules relaxed --deals 24000 --first 12000 --scout --only-hard --out data/relaxed_scout_b_hard.npz
+for S in 0 1; do
+  python -m experiments.train_cards --size base --layers 6 --arch cover --threads 1 --workers 1 --no-bf16 --steps 8000 --lr 1e-3 --hard-share 0.3 --heldout data/relaxed_scout_heldout.npz --eval-seeds "val[:500]" --plays sample:1.0 policy:0.0 --data data/relaxed_scout.npz data/relaxed_scout_b_hard.npz --seeds $S --out results/cards/relaxed-depth6
+  cp results/cards/relaxed-depth6/cover_895651_s$S/net.npz data/depth6-s$S.npz
+  pyramid-env benchmark --rules relaxed --seeds "test[:1000]" --agents data/depth6-s$S.npz --workers 1 --out results/cards/relaxed-depth6/test1000-s$S
+done
+R="results/cards/relaxed-cover-scratch/test1000 results/cards/relaxed-cover-scratch/test1000-s0 results/cards/relaxed-cover-scratch/test1000-s1 results/cards/relaxed-hard-control results/cards/relaxed-depth6/test1000-s0 results/cards/relaxed-depth6/test1000-s1"
+pyramid-env compare $R --reference greedy-careful --agents depth6-s0 depth6-s1 --across-seeds depth6-s0 depth6-s1 --across-seeds cover-scratch-s0 cover-scratch-s1 --across-seeds cover-scratch-s0 cover-scratch-s1 cover-scratch-s2 --out results/cards/relaxed-depth6/seeds-and-greedy-careful.md
+for S in 0 1; do
+  pyramid-env compare $R --reference cover-scratch-s$S --agents depth6-s$S --out results/cards/relaxed-depth6/paired-vs-three-blocks-s$S.md
+  python -m experiments.cards_mistakes data/depth6-s$S.npz --rules relaxed --seeds "val[:500]" --out results/cards/relaxed-depth6/mistakes-s$S-val500.json
+done
