@@ -55,12 +55,13 @@ PPO_KEYS = {
     "tie": float,
     "value_lr": float,
     "size": str,
+    "layers": int,
     "card_net": str,
     "play": str,
 }
 ARCHS = ("mlp", "cards")
 MLP_KEYS = {"hidden", "embed"}  # the settings of one network kind only
-CARD_KEYS = {"size", "temperature", "tie", "value_lr", "card_net", "play"}
+CARD_KEYS = {"size", "layers", "temperature", "tie", "value_lr", "card_net", "play"}
 
 
 # -- config --------------------------------------------------------------------------------------
@@ -108,7 +109,7 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
     ):
         raise bad("ppo.hidden", hidden, "a non-empty list of layer widths (ints > 0)")
-    for key in ("num_minibatches", "update_epochs", "embed"):
+    for key in ("num_minibatches", "update_epochs", "embed", "layers"):
         if key in ppo:
             integer(f"ppo.{key}", ppo[key], 1)
     arch = ppo.get("arch", "mlp")

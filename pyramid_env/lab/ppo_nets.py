@@ -160,7 +160,7 @@ def build_net(cfg: dict[str, Any], env: PyramidVectorEnv) -> nn.Module:
     if cards(cfg):
         from pyramid_env.agents.cardnet_torch import build
 
-        card = build(ppo.get("card_net", "rel"), ppo.get("size", "small"))
+        card = build(ppo.get("card_net", "rel"), ppo.get("size", "small"), ppo.get("layers"))
         play = ppo.get("play", "q")
         return CardPolicy(card, ppo.get("temperature", 0.05), ppo.get("tie", 0.1), play)
     if cfg["obs_mode"] == "compact":
@@ -231,6 +231,13 @@ def check_card_init(net: CardPolicy, shipped: CardNet, path: Path) -> None:
         raise PyramidError(
             f"init={str(path)!r} is a card network with {sorted(theirs)}; the config's "
             f"ppo.card_net builds one with {sorted(ours)}: set ppo.card_net to the file's"
+        )
+    blocks = (shipped.meta.get("d"), shipped.meta.get("layers"))
+    if blocks != (net.card.meta["d"], net.card.meta["layers"]):
+        raise PyramidError(
+            f"init={str(path)!r} is a card network of width {blocks[0]} and {blocks[1]} blocks; "
+            f"the config's ppo.size and ppo.layers build width {net.card.meta['d']} and "
+            f"{net.card.meta['layers']} blocks: set them to the file's"
         )
     play = shipped.meta.get("play", "q")
     if play != net.play:

@@ -132,7 +132,8 @@ def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name
             return args[args.index(flag) + 1]
 
         meta = CardNet.load(train_chain.ROOT / "agents" / "trained" / f"{cfg['name']}.npz").meta
-        want = build(arg("--arch"), arg("--size")).meta
+        layers = int(arg("--layers")) if "--layers" in args else None
+        want = build(arg("--arch"), arg("--size"), layers).meta
         assert {k: meta.get(k) for k in want} == want, path.name
         # none more than the recipe's
         assert [bool(meta.get(k)) for k in FLAGS] == [k in want for k in FLAGS], path.name
