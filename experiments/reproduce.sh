@@ -756,6 +756,7 @@ pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth6
 R="results/cards/msc-share/test1000-reference results/cards/msc-share/test1000-tally results/cards/msc-share/test1000-tally-s1 results/cards/msc-share/test1000-tally-s2 results/cards/msc-depth6/test1000-s1"
 pyramid-env compare $R --reference greedy-careful --agents msc-depth6-s1 msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 --out results/cards/msc-depth6/paired-greedy-careful.md
 pyramid-env compare $R --reference msc-share-tally-s1 --agents msc-depth6-s1 --out results/cards/msc-depth6/paired-two-blocks-s1.md
+python -m experiments.cards_combine --nets data/msc-depth6-s1.npz --heldout data/msc_heldout.npz --out results/cards/msc-depth6/heldout-s1.jsonl
 python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split data/msc-depth6-s1.npz --known results/cards/msc-endgame/depth/layers6-8k/tally_489861_s1/net.npz --workers 1 --out results/phase_split/msc-depth6-s1-test1000
 # What a training step of the six-block relaxed network costs, plain against compiled blocks
 # (beside two training jobs).
