@@ -411,6 +411,10 @@ def twin(shipped: CardNet) -> CardTorch:
 ARCHS = ("cards", "rel", "probe", "order", "tally", "cover", "flat")  # build's, flat last
 
 
+SIZES = {"small": {"d": 48, "layers": 2}, "base": {"d": 64, "layers": 3}}
+"""The card network's width and depth by size."""
+
+
 def build(arch: str, size: str, layers: int | None = None, loops: int = 1) -> nn.Module:
     """The network of ``arch`` and ``size`` (``small`` or ``base``).
 
@@ -422,7 +426,7 @@ def build(arch: str, size: str, layers: int | None = None, loops: int = 1) -> nn
     ``loops``: the times its blocks are applied (:class:`CardTorch`).
     """
     if arch in ARCHS[:-1]:
-        dims = {"d": 48, "layers": 2} if size == "small" else {"d": 64, "layers": 3}
+        dims = dict(SIZES[size])
         if layers is not None:
             dims["layers"] = layers
         flags = {"rel": arch != "cards", "probe": arch == "probe"}

@@ -29,6 +29,7 @@ from pyramid_env.agents.cardnet_metrics import held_out
 from pyramid_env.agents.cardnet_torch import (
     ARCHS,
     INPUTS,
+    SIZES,
     build,
     counts_from_packed,
     export,
@@ -237,7 +238,14 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         base = "rel" if arch in ("probe", *INPUTS) and not start.meta.get(arch) else arch
         base = "tally" if base == "rel" and arch == "cover" and start.meta.get("tally") else base
         loops = args.loops or start.meta.get("loops", 1)  # --loops: its blocks more times
-        net = load_shipped(build(base, args.size, loops=loops), start)
+        width = SIZES[args.size]["d"]
+        if start.meta.get("d", width) != width:
+            raise SystemExit(
+                f"--init {args.init} has width {start.meta['d']}; --size "
+                f"{args.size} builds width {width}: give the file's size"
+            )
+        depth = start.meta.get("layers")  # its own blocks; --layers adds blocks on top
+        net = load_shipped(build(base, args.size, depth, loops), start)
         if base != arch:
             net = with_probe(net) if arch == "probe" else with_inputs(net, arch)
         if args.layers is not None:  # deeper: blocks on top that start as nothing

@@ -1,4 +1,4 @@
-"""train_cards --loops: a card network whose blocks run again, trained, shipped and reloaded."""
+"""train_cards --loops and --init: a network whose blocks run again, or go on at its own depth."""
 
 import numpy as np
 import pytest
@@ -40,3 +40,22 @@ def test_loops_are_trained_stored_and_kept_or_changed_when_going_on(tmp_path):
     assert np.abs(longer.forward(obs) - looped.forward(obs)).max() > 0  # the same weights, 5 times
     with pytest.raises(SystemExit):
         run("none", "--loops", "0")
+
+
+def test_init_goes_on_at_the_files_own_depth_and_refuses_another_width(tmp_path):
+    rules = get_rules("msc")
+    games = [card_data.label_game(rules, 0.1, 0, 1_000_040)]
+    np.savez_compressed(tmp_path / "a.npz", rules=np.array("msc"),
+                        **card_data.replay(rules, [1_000_040], games))  # fmt: skip
+    deep = train_cards.export(train_cards.build("tally", "small", layers=4), {})
+    deep.save(tmp_path / "deep.npz")
+    args = ["--data", str(tmp_path / "a.npz"), "--arch", "tally", "--init",
+            str(tmp_path / "deep.npz"), "--steps", "0", "--eval-seeds", "val[:1]",
+            "--plays", "policy:0.0", "--workers", "1", "--threads", "1", "--no-bf16"]  # fmt: skip
+    (r,) = train_cards.main([*args, "--size", "small", "--out", str(tmp_path / "on")])
+    kept = CardNet.load(tmp_path / "on" / f"tally_{r['positions']}_s0" / "net.npz")
+    assert r["layers"] == 4 and kept.meta["layers"] == 4  # not the small size's 2
+    for k, v in deep.w.items():  # zero steps: its own weights, as stored (float16)
+        assert np.array_equal(kept.w[k], v.astype(np.float16).astype(np.float32)), k
+    with pytest.raises(SystemExit, match="has width 48; --size base builds width 64"):
+        train_cards.main([*args, "--size", "base", "--out", str(tmp_path / "wide")])
