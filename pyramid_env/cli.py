@@ -67,7 +67,8 @@ and the reference win, the deals only one of them wins, and McNemar's exact
 test of whether those split deals lean one way more than coin flips would. Two
 win rates on the same deals are not independent, so their intervals can
 overlap where one agent wins all the other's deals and more; the split deals
-are what tell them apart. --across-seeds pools several seeds of one recipe."""
+are what tell them apart. --across-seeds pools several seeds of one recipe, and
+pairs them with the reference deal by deal, each deal counted once."""
 
 REPLAY_DESCRIPTION = """\
 Write a saved game (Game.save, pyramid-env play's save) or a replay file as
@@ -166,12 +167,17 @@ def _compare(args: argparse.Namespace) -> int:
     pair = not groups or bool(args.reference or args.agents)  # seeds alone: no pairing asked
     paired = cmp.compare(runs, args.reference or cmp.DEFAULT_REFERENCE, args.agents) if pair else []
     pooled = [cmp.across_seeds(runs, group) for group in groups]
+    ref = args.reference_seeds or [args.reference or cmp.DEFAULT_REFERENCE]
+    paired_seeds = pair or bool(args.reference_seeds)
+    against = [cmp.seeds_against(runs, group, ref) for group in groups] if paired_seeds else []
     if args.json:
-        rows = {"paired": [r.to_dict() for r in paired], "seeds": [r.to_dict() for r in pooled]}
+        rows = {"paired": [r.to_dict() for r in paired], "seeds": [r.to_dict() for r in pooled],
+                "seeds_paired": [r.to_dict() for r in against]}  # fmt: skip
         text = json.dumps(rows) + "\n"
     else:
         parts = [cmp.markdown(paired)] if pair else []
-        text = "\n".join(parts + ([cmp.seeds_markdown(pooled)] if pooled else []))
+        parts += [cmp.seeds_markdown(pooled)] if pooled else []
+        text = "\n".join(parts + ([cmp.seeds_paired_markdown(against)] if against else []))
     print(text, end="")
     if args.out:
         write_atomic(args.out, text)
@@ -273,8 +279,14 @@ def _add_compare_args(compare: argparse.ArgumentParser) -> None:
     compare.add_argument(
         "--across-seeds", nargs="+", action="append", metavar="AGENT",
         help="these agents are seeds of one recipe: their mean share of the solver's wins, "
-        "with a 95%% bootstrap interval over seeds and deals (repeat for several recipes; "
-        "alone, without --reference or --agents, no pairing is printed)",
+        "with a 95%% bootstrap interval over seeds and deals, and with --reference or "
+        "--agents a sign test against the reference over the deals, each counted once (their "
+        "mean win on it against the reference's); repeat for several recipes",
+    )  # fmt: skip
+    compare.add_argument(
+        "--reference-seeds", nargs="+", metavar="AGENT",
+        help="pair each --across-seeds group with these seeds of another recipe (their mean "
+        "win a deal) instead of --reference",
     )  # fmt: skip
     compare.add_argument("--json", action="store_true", help="print the rows as JSON")
     compare.add_argument("--out", type=Path, metavar="FILE", help="write the output here too")

@@ -6,7 +6,8 @@ Two win rates on the same deals are not independent samples, so the table's inte
 even where one agent wins every deal the other wins and a few more. Only the deals that split
 the two carry the difference, so McNemar's exact test asks of them alone whether they lean one
 way more than coin flips would. :func:`across_seeds` pools the runs of one recipe's seeds: their
-mean share of the solver's wins, with a bootstrap interval over seeds and deals.
+mean share of the solver's wins, with a bootstrap interval over seeds and deals, and
+:func:`seeds_against` pairs them with the reference, each deal counted once.
 """
 
 from __future__ import annotations
@@ -275,6 +276,68 @@ def across_seeds(runs: Runs, agents: Sequence[str], reps: int = BOOTSTRAP, seed:
                  float(low), float(high))  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class SeedsPaired:
+    """Several seeds of one recipe against a reference agent (or its seeds), deal by deal.
+
+    Attributes:
+        agents: the seeds' agent names.
+        reference: the agents they are paired with (one, or the seeds of another recipe).
+        deals: the deals all of them played.
+        ahead: deals the seeds win more often than the reference (mean against mean).
+        behind: deals they win less often.
+        p_value: the sign test's exact two-sided p over those deals (:func:`mcnemar`).
+    """
+
+    agents: tuple[str, ...]
+    reference: tuple[str, ...]
+    deals: int
+    ahead: int
+    behind: int
+    p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as a dict of JSON values."""
+        return asdict(self)
+
+
+def seeds_against(runs: Runs, agents: Sequence[str], reference: Sequence[str]) -> SeedsPaired:
+    """The seeds ``agents`` of one recipe paired with ``reference``, one test over the deals.
+
+    Each seed's own McNemar test counts its deals, but the seeds played the same deals, so
+    pooling their split deals would count a deal up to once a seed, as if it were that many
+    independent deals. Here a deal counts once: the seeds' mean win on it against the
+    reference's (one agent, or the mean of another recipe's seeds), a sign test over the deals
+    where the two differ.
+
+    Raises:
+        PyramidError: an agent or a reference not in the runs, or no deal all of them played.
+    """
+    _check_names(runs, [*reference, *agents])
+    deals = set.intersection(*(set(runs.won[a]) for a in [*reference, *agents]))
+    if not agents or not deals:
+        raise PyramidError(f"compare: {len(agents)} seeds and {len(deals)} deals all played")
+    ahead = behind = 0
+    for d in deals:
+        ours = sum(runs.won[a][d] for a in agents) / len(agents)
+        theirs = sum(runs.won[r][d] for r in reference) / len(reference)
+        ahead, behind = ahead + (ours > theirs), behind + (ours < theirs)
+    return SeedsPaired(tuple(agents), tuple(reference), len(deals), ahead, behind,
+                       mcnemar(ahead, behind))  # fmt: skip
+
+
+def seeds_paired_markdown(rows: Sequence[SeedsPaired]) -> str:
+    """Seeds paired with a reference as a markdown table, one recipe a line."""
+    lines = [
+        "| seeds | against | deals | deals they win more often | less often | sign test p |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(f"| {', '.join(r.agents)} | {', '.join(r.reference)} | {r.deals} "
+                     f"| {r.ahead} | {r.behind} | {r.p_value:.3g} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 def seeds_markdown(rows: Sequence[Seeds]) -> str:
     """Pooled seeds as a markdown table, one recipe a line."""
     lines = [
@@ -294,10 +357,13 @@ __all__ = [
     "Paired",
     "Runs",
     "Seeds",
+    "SeedsPaired",
     "across_seeds",
     "compare",
     "markdown",
     "mcnemar",
     "read_runs",
+    "seeds_against",
     "seeds_markdown",
+    "seeds_paired_markdown",
 ]

@@ -14,7 +14,9 @@ from pyramid_env.benchmark.compare import (
     markdown,
     mcnemar,
     read_runs,
+    seeds_against,
     seeds_markdown,
+    seeds_paired_markdown,
 )
 from pyramid_env.cli import main
 from pyramid_env.engine import PyramidError
@@ -187,3 +189,34 @@ def test_command_line_pools_seeds(msc_run, capsys):
     text = capsys.readouterr().out
     assert "McNemar" in text and "| greedy, greedy-careful | " in text
     assert "| first-removal | " in text.split("| seeds |")[1]
+
+
+def test_seeds_against_a_reference_count_each_deal_once():
+    won = {"ref": {0: True, 1: False, 2: False, 3: True, 4: False},
+           "a": {0: True, 1: True, 2: False, 3: False, 4: True},
+           "b": {0: False, 1: True, 2: False, 3: True, 4: False}}  # fmt: skip
+    runs = Runs(won, dict.fromkeys(range(5), True))
+    row = seeds_against(runs, ["a", "b"], ["ref"])
+    # deal 0: mean 1/2 < 1; 1: 1 > 0; 2: equal; 3: 1/2 < 1; 4: 1/2 > 0
+    assert (row.deals, row.ahead, row.behind) == (5, 2, 2) and row.p_value == 1.0
+    lopsided = Runs({"ref": dict.fromkeys(range(12), False), "a": dict.fromkeys(range(12), True)},
+                    dict.fromkeys(range(12), True))  # fmt: skip
+    assert seeds_against(lopsided, ["a"], ["ref"]).p_value == pytest.approx(2 / 2**12)
+    assert "| a, b | ref | 5 | 2 | 2 | 1 |" in seeds_paired_markdown([row])
+    # against another recipe's seeds, mean against mean: a wins 0, 1 and 4 (ref and b half of
+    # 0 and 1, none of 4), loses 3 (which both win); deal 2 nobody wins
+    other = seeds_against(runs, ["a"], ["ref", "b"])
+    assert (other.ahead, other.behind) == (3, 1)
+    with pytest.raises(PyramidError, match="agent 'x' is not in the runs"):
+        seeds_against(runs, ["x"], ["ref"])
+
+
+def test_command_line_pairs_seeds_with_the_reference(msc_run, capsys):
+    args = ["compare", str(msc_run), "--across-seeds", "greedy", "first-removal"]
+    assert main([*args, "--reference", "greedy-careful"]) == 0
+    text = capsys.readouterr().out
+    assert "| greedy, first-removal | greedy-careful | " in text
+    assert main([*args, "--reference-seeds", "greedy-careful", "greedy"]) == 0
+    assert "| greedy, first-removal | greedy-careful, greedy | " in capsys.readouterr().out
+    assert main(args) == 0
+    assert "sign test" not in capsys.readouterr().out  # seeds alone: no pairing
