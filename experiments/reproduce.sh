@@ -761,3 +761,33 @@ python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split data
 # What a training step of the six-block relaxed network costs, plain against compiled blocks
 # (beside two training jobs).
 python -m experiments.bench_cards --data data/relaxed_scout.npz --arch cover --size base --layers 6 --compile --rounds 3 --steps 15 --profile 12 --out results/bench_cards/cover-base-l6.json
+
+# Thirty-ninth session (2026-12-06): issue 31. The whole cards-msc recipe at six blocks, seeds 0
+# and 2 (seed 1 above; two at once, the Q way left out since it never won), and the three seeds
+# compared with the two-block seeds and greedy-careful.
+for S in 0 2; do
+  python -m experiments.train_cards --data data/msc.npz --heldout data/msc_heldout.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --out results/cards/msc-depth6
+  cp results/cards/msc-depth6/tally_1257152_s$S/net.npz data/msc-depth6-s$S.npz
+  pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth6-s$S.npz --workers 1 --out results/cards/msc-depth6/test1000-s$S
+done
+R="results/cards/msc-share/test1000-reference results/cards/msc-share/test1000-tally results/cards/msc-share/test1000-tally-s1 results/cards/msc-share/test1000-tally-s2 results/cards/msc-depth6/test1000-s0 results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6/test1000-s2"
+pyramid-env compare $R --reference greedy-careful --agents msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 --across-seeds msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --across-seeds msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 --out results/cards/msc-depth6/seeds-and-greedy-careful.md
+for S in 0 2; do
+  pyramid-env compare $R --reference msc-share-tally-s$S --agents msc-depth6-s$S --out results/cards/msc-depth6/paired-two-blocks-s$S.md
+done
+pyramid-env compare $R --across-seeds msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --reference-seeds msc-share-tally-s0 msc-share-tally-s1 msc-share-tally-s2 --out results/cards/msc-depth6/seeds-vs-two-blocks.md
+# The relaxed six-block seeds against the three-block seeds, each deal counted once (the
+# thirty-eighth session pooled the seeds' split deals, which counts a deal up to three times).
+R="results/cards/relaxed-cover-scratch/test1000 results/cards/relaxed-cover-scratch/test1000-s0 results/cards/relaxed-cover-scratch/test1000-s1 results/cards/relaxed-hard-control results/cards/relaxed-depth6/test1000-s0 results/cards/relaxed-depth6/test1000-s1 results/cards/relaxed-depth6/test1000-s2"
+pyramid-env compare $R --across-seeds depth6-s0 depth6-s1 depth6-s2 --reference-seeds cover-scratch-s0 cover-scratch-s1 cover-scratch-s2 --out results/cards/relaxed-depth6/seeds-vs-three-blocks.md
+# Seed 0 (best on val[:500] by its policy: 286) shipped as cards-msc; the msc table re-run.
+python -m experiments.ship_agent results/cards/msc-depth6/tally_1257152_s0/net.npz cards-msc
+pyramid-env benchmark --rules msc --out results/benchmark-msc --workers 1
+cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
+# Does it still gain with more steps? Seed 1 taken on for 3,000 steps more (a second one-cycle
+# schedule at a third of the learning rate).
+python -m experiments.train_cards --init data/msc-depth6-s1.npz --data data/msc.npz --heldout data/msc_heldout.npz --arch tally --size small --steps 3000 --lr 3e-4 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 1 --out results/cards/msc-depth6-more
+# Where the shipped seed and the two-block network it replaced lose on val[:500].
+git show 37f6ab6:agents/trained/cards-msc.npz > data/msc-two-blocks-s1.npz
+python -m experiments.cards_mistakes data/msc-depth6-s0.npz --rules msc --seeds "val[:500]" --out results/cards/msc-depth6/mistakes-s0-val500.json
+python -m experiments.cards_mistakes data/msc-two-blocks-s1.npz --rules msc --seeds "val[:500]" --out results/cards/msc-depth6/mistakes-two-blocks-s1-val500.json

@@ -243,14 +243,16 @@ def test_the_card_network_fine_tunes_from_a_shipped_one_and_plays_as_it_does(tmp
 
 
 def test_a_card_network_that_does_not_fit_the_config_is_refused_naming_the_setting(tmp_path):
+    from pyramid_env.agents.cardnet import CardNet
+
     msc = SHIPPED / "cards-msc.npz"
-    sets = card_sets(msc)
+    sets, n = card_sets(msc), CardNet.load(msc).meta["layers"]
     # another width or depth: the weights would not fit, and the settings to change are named
     base = ppo_fast.Trainer(card_tiny(*sets, "ppo.size='base'"))
-    said = "width 48 and 2 blocks; the config's ppo.size and ppo.layers build width 64 and 2"
+    said = f"width 48 and {n} blocks; the config's ppo.size and ppo.layers build width 64 and {n}"
     refused(ppo_fast.load_init, base.net, msc, match=said)
-    deep = ppo_fast.Trainer(card_tiny(*sets, "ppo.layers=6"))
-    refused(ppo_fast.load_init, deep.net, msc, match="2 blocks; .* build width 48 and 6 blocks")
+    deep = ppo_fast.Trainer(card_tiny(*sets, f"ppo.layers={n + 1}"))
+    refused(ppo_fast.load_init, deep.net, msc, match=f"{n} blocks; .* build width 48 and {n + 1}")
     # other inputs, another way of playing, another tie-break: named, never silently replaced
     rel = ppo_fast.Trainer(card_tiny(*sets, "ppo.card_net='rel'"))
     refused(ppo_fast.load_init, rel.net, msc, match=r"with \['rel', 'tally'\].*ppo.card_net")
