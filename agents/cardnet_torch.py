@@ -409,10 +409,7 @@ def twin(shipped: CardNet) -> CardTorch:
 
 
 ARCHS = ("cards", "rel", "probe", "order", "tally", "cover", "flat")  # build's, flat last
-
-
-SIZES = {"small": {"d": 48, "layers": 2}, "base": {"d": 64, "layers": 3}}
-"""The card network's width and depth by size."""
+SIZES = {"small": {"d": 48, "layers": 2}, "base": {"d": 64, "layers": 3}}  # width, depth
 
 
 def build(arch: str, size: str, layers: int | None = None, loops: int = 1) -> nn.Module:
@@ -426,9 +423,7 @@ def build(arch: str, size: str, layers: int | None = None, loops: int = 1) -> nn
     ``loops``: the times its blocks are applied (:class:`CardTorch`).
     """
     if arch in ARCHS[:-1]:
-        dims = dict(SIZES[size])
-        if layers is not None:
-            dims["layers"] = layers
+        dims = SIZES[size] | ({} if layers is None else {"layers": layers})
         flags = {"rel": arch != "cards", "probe": arch == "probe"}
         flags |= {k: arch == k for k in INPUTS} | {"tally": arch in ("tally", "cover")}
         return CardTorch(**dims, **flags, loops=loops)
