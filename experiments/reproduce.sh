@@ -791,3 +791,8 @@ python -m experiments.train_cards --init data/msc-depth6-s1.npz --data data/msc.
 git show 37f6ab6:agents/trained/cards-msc.npz > data/msc-two-blocks-s1.npz
 python -m experiments.cards_mistakes data/msc-depth6-s0.npz --rules msc --seeds "val[:500]" --out results/cards/msc-depth6/mistakes-s0-val500.json
 python -m experiments.cards_mistakes data/msc-two-blocks-s1.npz --rules msc --seeds "val[:500]" --out results/cards/msc-depth6/mistakes-two-blocks-s1-val500.json
+cp results/cards/msc-depth6-more/tally_1257152_s1/net.npz data/msc-depth6-more-s1.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth6-more-s1.npz --workers 2 --out results/cards/msc-depth6-more/test1000-s1
+pyramid-env compare results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6-more/test1000-s1 results/cards/msc-share/test1000-reference --reference msc-depth6-s1 --agents msc-depth6-more-s1 --out results/cards/msc-depth6-more/paired-s1.md
+# What a training step of the six-block msc network costs, and where.
+python -m experiments.bench_cards --data data/msc.npz --positions 20000 --arch tally --size small --layers 6 --rounds 2 --steps 10 --profile 15 --out results/bench_cards/tally-small-l6.json
