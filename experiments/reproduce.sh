@@ -763,7 +763,7 @@ python -m experiments.phase_split --rules msc --seeds "test[:1000]" --split data
 python -m experiments.bench_cards --data data/relaxed_scout.npz --arch cover --size base --layers 6 --compile --rounds 3 --steps 15 --profile 12 --out results/bench_cards/cover-base-l6.json
 
 # Thirty-ninth session (2026-12-06): issue 31. The whole cards-msc recipe at six blocks, seeds 0
-# and 2 (seed 1 above; two at once, the Q way left out since it never won), and the three seeds
+# and 2 (seed 1 above; two at once, the Q way left out: it was never the best), and the three seeds
 # compared with the two-block seeds and greedy-careful.
 for S in 0 2; do
   python -m experiments.train_cards --data data/msc.npz --heldout data/msc_heldout.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --out results/cards/msc-depth6
@@ -796,3 +796,5 @@ pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth6
 pyramid-env compare results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6-more/test1000-s1 results/cards/msc-share/test1000-reference --reference msc-depth6-s1 --agents msc-depth6-more-s1 --out results/cards/msc-depth6-more/paired-s1.md
 # What a training step of the six-block msc network costs, and where.
 python -m experiments.bench_cards --data data/msc.npz --positions 20000 --arch tally --size small --layers 6 --rounds 2 --steps 10 --profile 15 --out results/bench_cards/tally-small-l6.json
+# The three six-block seeds as one (mean logits), by the policy.
+python -m experiments.cards_combine --nets data/msc-depth6-s0.npz data/msc-depth6-s1.npz data/msc-depth6-s2.npz --rules msc --seeds "val[:500]" --ways policy:0.0 --workers 1 --out results/cards/msc-depth6/seeds-as-one-val500.jsonl
