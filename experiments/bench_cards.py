@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from pyramid_env.agents.cardnet_torch import ARCHS, build, relabel, tokens
+from pyramid_env.agents.cardnet_torch import ARCHS, SIZES, build, relabel, tokens
 from pyramid_env.benchmark import machine
 from pyramid_env.lab.card_data import load_data
 from pyramid_env.workers import limit_threads
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--data", type=Path, required=True, help="a card_data file")
     p.add_argument("--positions", type=int, default=20_000, help="drawn from the file's first")
     p.add_argument("--arch", default="cover", choices=ARCHS[:-1])
-    p.add_argument("--size", default="base", choices=["small", "base"])
+    p.add_argument("--size", default="base", choices=list(SIZES))
     p.add_argument("--layers", type=int, help="the depth (default: the size's)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--steps", type=int, default=20, help="timed steps a round")

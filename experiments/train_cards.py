@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
     p.add_argument("--arch", nargs="+", default=["cards"], choices=ARCHS)
-    p.add_argument("--size", default="base", choices=["small", "base"])
+    p.add_argument("--size", default="base", choices=list(SIZES))
     p.add_argument("--layers", type=int, help="the card network's depth (default: the "
                    "size's); with --init, blocks added on top of the network's own, each "
                    "starting as nothing (cardnet_torch.grow)")  # fmt: skip

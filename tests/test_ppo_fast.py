@@ -194,10 +194,11 @@ def card_tiny(*sets: str, steps: int = 128) -> dict:
 def card_sets(path) -> list[str]:
     """The config settings a card network file needs: its inputs and its way of playing."""
     from pyramid_env.agents.cardnet import CardNet
+    from pyramid_env.agents.cardnet_torch import SIZES
 
     meta = CardNet.load(path).meta
     net = "cover" if meta.get("cover") else "tally" if meta.get("tally") else "rel"
-    size = "small" if meta["d"] == 48 else "base"
+    (size,) = [name for name, dims in SIZES.items() if dims["d"] == meta["d"]]
     return [f"ppo.card_net={net!r}", f"ppo.size={size!r}", f"ppo.layers={meta['layers']}",
             f"ppo.play={meta['play']!r}", f"ppo.tie={meta['tie']}"]  # fmt: skip
 
