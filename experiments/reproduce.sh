@@ -798,3 +798,22 @@ pyramid-env compare results/cards/msc-depth6/test1000-s1 results/cards/msc-depth
 python -m experiments.bench_cards --data data/msc.npz --positions 20000 --arch tally --size small --layers 6 --rounds 2 --steps 10 --profile 15 --out results/bench_cards/tally-small-l6.json
 # The three six-block seeds as one (mean logits), by the policy.
 python -m experiments.cards_combine --nets data/msc-depth6-s0.npz data/msc-depth6-s1.npz data/msc-depth6-s2.npz --rules msc --seeds "val[:500]" --ways policy:0.0 --workers 1 --out results/cards/msc-depth6/seeds-as-one-val500.jsonl
+# Fortieth session (2026-12-07): issue 31. The whole cards-two-pass recipe at six blocks, three
+# seeds at once (the data of the thirty-second session made again: the same 1,041,434 positions).
+python -m experiments.card_data --rules two-pass --deals 44000 --workers 2 --out data/two-pass-44k.npz
+python -m experiments.card_data --rules two-pass --deals 1500 --first 5000000 --workers 2 --out data/two-pass_heldout.npz
+for S in 0 1 2; do
+  python -m experiments.train_cards --data data/two-pass-44k.npz --heldout data/two-pass_heldout.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --out results/cards/two-pass-depth6
+  cp results/cards/two-pass-depth6/tally_1041434_s$S/net.npz data/two-pass-depth6-s$S.npz
+done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-depth6-s0.npz data/two-pass-depth6-s1.npz data/two-pass-depth6-s2.npz --workers 2 --out results/cards/two-pass-depth6/test1000
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-share/test1000-s1 results/cards/two-pass-share/test1000-s2 results/cards/two-pass-depth6/test1000"
+pyramid-env compare $R --reference greedy-careful --agents two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --across-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out results/cards/two-pass-depth6/seeds-and-greedy-careful.md
+for S in 0 1 2; do
+  pyramid-env compare $R --reference tp-share-tally-s$S --agents two-pass-depth6-s$S --out results/cards/two-pass-depth6/paired-two-blocks-s$S.md
+done
+pyramid-env compare $R --across-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --reference-seeds tp-share-tally-s0 tp-share-tally-s1 tp-share-tally-s2 --out results/cards/two-pass-depth6/seeds-vs-two-blocks.md
+# Seed 1 (best on val[:500] by its policy: 93) shipped as cards-two-pass; the two-pass table re-run.
+python -m experiments.ship_agent results/cards/two-pass-depth6/tally_1041434_s1/net.npz cards-two-pass
+pyramid-env benchmark --rules two-pass --workers 2 --out results/benchmark-two-pass
+cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
