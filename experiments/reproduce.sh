@@ -817,3 +817,5 @@ pyramid-env compare $R --across-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-
 python -m experiments.ship_agent results/cards/two-pass-depth6/tally_1041434_s1/net.npz cards-two-pass
 pyramid-env benchmark --rules two-pass --workers 2 --out results/benchmark-two-pass
 cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
+# Which phase the shipped six-block cards-two-pass loses in.
+python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split cards-two-pass --workers 2 --out results/phase_split/cards-two-pass-depth6
