@@ -2,12 +2,18 @@
 
     python -m experiments.bench_cards --data data/relaxed_scout.npz --arch cover --size base \
         --layers 6 --compile --rounds 3 --profile 15
+    git show REF:agents/cardnet_torch.py > /tmp/old_cardnet_torch.py
+    python -m experiments.bench_cards --data data/msc_heldout.npz --arch tally --size small \
+        --layers 6 --baseline /tmp/old_cardnet_torch.py --rounds 6
 
 Times ``--steps`` Adam steps on random batches of a ``card_data`` file (ranks relabelled, as in
 training): the batch's inputs, the forward pass with the losses, the backward pass and the
 optimiser, in milliseconds a step. With ``--compile`` a second network of the same seed has
 its blocks compiled (``torch.compile``), and the two alternate for ``--rounds`` rounds, so a
-noisy machine weighs on both alike; the ratio is of the medians. ``--profile N`` prints the
+noisy machine weighs on both alike; the ratio is of the medians. ``--baseline FILE`` does the
+same with the network built, from the same seed, by another version of
+``agents/cardnet_torch.py`` (a before-and-after of a change to the network's code in one
+process: two checkouts would both import the installed package). ``--profile N`` prints the
 torch profiler's ``N`` costliest operators over a few plain steps, which is where to look
 before changing the network's code. The losses are the trainer's in form (binary
 cross-entropy on every legal move, cross-entropy on the teacher's move), not imported from it.
@@ -16,6 +22,7 @@ cross-entropy on every legal move, cross-entropy on the teacher's move), not imp
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import time
@@ -77,6 +84,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--compile", action="store_true", help="also time compiled blocks")
+    p.add_argument("--baseline", type=Path, help="also time the network as another version of "
+                   "agents/cardnet_torch.py (a file) builds it")  # fmt: skip
     p.add_argument("--profile", type=int, default=0, help="rows of the profiler's table")
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
@@ -85,10 +94,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             p.error(f"--{name} {getattr(args, name)}: at least 1")
     limit_threads(args.threads)
     data = load_data(args.data, args.positions)
+    if args.baseline and not args.baseline.is_file():
+        p.error(f"--baseline {args.baseline}: no such file (a version of cardnet_torch.py)")
+    builders = {"plain": build}
+    if args.compile:
+        builders["compiled"] = build
+    if args.baseline:
+        spec = importlib.util.spec_from_file_location("baseline_cardnet_torch", args.baseline)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        builders["baseline"] = module.build
     nets = {}
-    for way in ("plain", "compiled") if args.compile else ("plain",):
+    for way, make in builders.items():
         torch.manual_seed(0)
-        nets[way] = build(args.arch, args.size, args.layers)
+        nets[way] = make(args.arch, args.size, args.layers)
         if way == "compiled":
             for i, block in enumerate(nets[way].blocks):
                 nets[way].blocks[i] = torch.compile(block, dynamic=False)
@@ -97,13 +117,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for way in list(nets)[:: 1 if r % 2 == 0 else -1]:
             times[way].append(step_times(nets[way], data, args.steps, args.batch,
                                          np.random.default_rng(r)))  # fmt: skip
-    row: dict[str, Any] = {k: v for k, v in vars(args).items() if k not in ("out", "data")}
+    row: dict[str, Any] = {
+        k: v for k, v in vars(args).items() if k not in ("out", "data", "baseline")
+    }
     row |= {"data": str(args.data), "machine": machine(), "torch": torch.__version__}
+    row |= {"baseline_file": str(args.baseline)} if args.baseline else {}
     for way, rounds in times.items():
         row[way] = {k: round(statistics.median(t[k] for t in rounds), 1) for k in PHASES}
         row[way]["step"] = round(statistics.median(sum(t.values()) for t in rounds), 1)
     if args.compile:
         row["compiled_over_plain"] = round(row["compiled"]["step"] / row["plain"]["step"], 3)
+    if args.baseline:
+        row["plain_over_baseline"] = round(row["plain"]["step"] / row["baseline"]["step"], 3)
     print(json.dumps(row))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -819,3 +819,9 @@ pyramid-env benchmark --rules two-pass --workers 2 --out results/benchmark-two-p
 cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
 # Which phase the shipped six-block cards-two-pass loses in.
 python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split cards-two-pass --workers 2 --out results/phase_split/cards-two-pass-depth6
+# Forty-first session (2026-12-07): issue 31. The card network's training step with only the legal
+# pair moves scored and the relation biases gathered by index_select, against the last commit's.
+git show 67d6b11:agents/cardnet_torch.py > /tmp/old_cardnet_torch.py
+for L in 6 2; do
+  python -m experiments.bench_cards --data data/msc_heldout.npz --arch tally --size small --layers $L --baseline /tmp/old_cardnet_torch.py --rounds 6 --out results/bench_cards/legal-heads-layers$L.json
+done

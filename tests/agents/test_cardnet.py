@@ -78,6 +78,34 @@ def test_numpy_twin_gives_the_torch_outputs(arch):
     np.testing.assert_allclose(got, expected, atol=1e-4)
 
 
+@pytest.mark.parametrize("arch", ["rel", "tally"])
+def test_scoring_only_the_legal_moves_gives_their_scores_and_gradients(arch):
+    """Training passes ``legal`` so that only legal pair moves are scored: it must be exact."""
+    _, packed = _positions("msc")
+    legal = torch.as_tensor(_legal(packed))
+    assert legal[:, 32:].sum() > 5  # pair moves to score
+    torch.manual_seed(2)
+    net = build(arch, "small", layers=3)
+    with torch.no_grad():
+        for name, p in net.named_parameters():
+            if name.endswith("rel") or name in GROWN_INPUTS:
+                p.normal_(0.0, 1.0)
+    x = tokens(torch.as_tensor(packed))
+    grads = []
+    for given in (None, legal):
+        net.zero_grad()
+        out = net(x, given)
+        picked = out.masked_select(legal[:, None].expand(-1, 2, -1))
+        (picked * torch.linspace(-1, 1, len(picked))).sum().backward()
+        grads.append({k: p.grad.clone() for k, p in net.named_parameters() if p.grad is not None})
+        if given is None:
+            full = picked.detach()
+    np.testing.assert_allclose(picked.detach().numpy(), full.numpy(), atol=1e-5)
+    assert grads[0].keys() == grads[1].keys()
+    for k in grads[0]:
+        np.testing.assert_allclose(grads[1][k].numpy(), grads[0][k].numpy(), atol=1e-4, err_msg=k)
+
+
 def _random_games(env: PyramidEnv, deals: range, seed: int, moves: int = 10**6) -> Any:
     """Walk random games on ``deals``, yielding the deal at each position the env stands at."""
     rng = np.random.default_rng(seed)

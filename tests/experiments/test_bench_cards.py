@@ -38,3 +38,19 @@ def test_a_count_below_one_is_refused_by_name(tmp_path, flag, capsys):
     with pytest.raises(SystemExit):
         bench_cards.main(["--data", str(tmp_path / "none.npz"), flag, "0"])
     assert f"{flag} 0: at least 1" in capsys.readouterr().err
+
+
+def test_a_baseline_version_of_the_network_is_timed_beside_it(tmp_path, capsys):
+    import pyramid_env.agents.cardnet_torch as current
+
+    data = _data(tmp_path)
+    args = ["--data", data, "--arch", "tally", "--size", "small", "--layers", "1",
+            "--positions", "40", "--batch", "8", "--steps", "1", "--rounds", "2"]  # fmt: skip
+    row = bench_cards.main([*args, "--baseline", current.__file__])
+    assert set(row["baseline"]) == set(row["plain"])
+    assert row["plain_over_baseline"] == pytest.approx(
+        row["plain"]["step"] / row["baseline"]["step"], abs=1e-3
+    )
+    with pytest.raises(SystemExit):
+        bench_cards.main([*args, "--baseline", str(tmp_path / "gone.py")])
+    assert "gone.py: no such file" in capsys.readouterr().err
