@@ -45,6 +45,7 @@ def agents(
     split: list[str] | None = None,
     known: list[str] | None = None,
     known_ways: list[str] | None = None,
+    first_ways: list[str] | None = None,
 ) -> list[PhaseSplit]:
     """The combinations, then greedy's first pass with each agent named in ``then``.
 
@@ -52,7 +53,8 @@ def agents(
     then taken apart: it alone, it then the solver's line, ``greedy-careful`` then it, and it
     then ``greedy-careful`` (which phase it loses deals in, against ``greedy-careful``'s rows);
     then it followed by each agent in ``known``, and (a card network) by itself read each way
-    in ``known_ways`` (``play:tie``), in the known phase.
+    in ``known_ways`` (``play:tie``), in the known phase; and read each way in ``first_ways``
+    during the first pass, then itself as it plays, and then the solver's line.
     """
     rows = [
         PhaseSplit(GreedyAgent(), GreedyAgent(), "greedy"),
@@ -76,6 +78,11 @@ def agents(
             PhaseSplit(make_agent(n), read_as(make_agent(n), w), f"{n}, then itself as {w}")
             for w in known_ways or []
         ]
+        for w in first_ways or []:
+            rows += [
+                PhaseSplit(read_as(make_agent(n), w), make_agent(n), f"{n} as {w}, then itself"),
+                PhaseSplit(read_as(make_agent(n), w), "solver", f"{n} as {w}, then solver"),
+            ]
     return rows
 
 
@@ -114,22 +121,32 @@ def main(argv: list[str] | None = None) -> list[dict]:
         help="with --split (card networks): the network read another way in the known phase, "
         f"PLAY one of {', '.join(PLAY_MODES)} (the ways of CardNet.act_logits)",
     )
+    p.add_argument(
+        "--first-ways",
+        nargs="*",
+        default=[],
+        metavar="PLAY:TIE",
+        help="with --split (card networks): the network read another way in the first pass, "
+        "then itself as it plays, or the solver",
+    )
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=ROOT / "results" / "phase_split")
     args = p.parse_args(argv)
-    if (args.known or args.known_ways) and not args.split:
-        p.error("--known and --known-ways follow a network taken apart: give --split too")
-    for way in args.known_ways:
-        try:
-            parse_way(way)
-        except ValueError as err:
-            p.error(f"--known-ways {err}")
+    if (args.known or args.known_ways or args.first_ways) and not args.split:
+        p.error("--known, --known-ways and --first-ways read a network taken apart: give --split")
+    for flag, ways in (("--known-ways", args.known_ways), ("--first-ways", args.first_ways)):
+        for way in ways:
+            try:
+                parse_way(way)
+            except ValueError as err:
+                p.error(f"{flag} {err}")
     rows = []
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.rules:
         rules = get_rules(name)
         episodes: list[dict] = []
-        for agent in agents(args.samples, args.then, args.split, args.known, args.known_ways):
+        for agent in agents(args.samples, args.then, args.split, args.known, args.known_ways,
+                            args.first_ways):  # fmt: skip
             t0 = time.time()
             report = evaluate(agent, rules, args.seeds, workers=args.workers)
             s = report.summary()

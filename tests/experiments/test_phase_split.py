@@ -76,14 +76,18 @@ def test_a_network_taken_apart_plays_the_hidden_phase_with_its_own_observation(t
     rows = phase_split.main(
         ["--rules", "msc", "--seeds", "val[:3]", "--workers", "1", "--out", str(tmp_path),
          "--split", "cards-msc", "--known", "greedy", "--known-ways", "policy:0.0",
-         "q:0.1"]
+         "q:0.1", "--first-ways", "policy:0.0"]
     )  # fmt: skip
     by_name = {r["agent"]: r for r in rows}
     alone = evaluate("cards-msc", "msc", "val[:3]").summary()
     assert by_name["cards-msc"]["wins"] == alone["wins"]
     # read the way it is shipped (its policy) it is itself
     assert by_name["cards-msc, then itself as policy:0.0"]["wins"] == alone["wins"]
-    assert len(rows) == 7 + 4 + 1 + 2 and len(by_name) == len(rows)
+    assert len(rows) == 7 + 4 + 1 + 2 + 2 and len(by_name) == len(rows)
+    # read as shipped in the first pass too: itself, and its own first pass before the solver
+    assert by_name["cards-msc as policy:0.0, then itself"]["wins"] == alone["wins"]
+    then_solver = by_name["cards-msc, then solver"]["wins"]
+    assert by_name["cards-msc as policy:0.0, then solver"]["wins"] == then_solver
     assert "cards-msc, then greedy" in by_name and "cards-msc, then itself as q:0.1" in by_name
     careful = by_name["greedy-careful"]
     for name in ("cards-msc, then solver", "greedy-careful, then cards-msc",
@@ -112,3 +116,9 @@ def test_the_known_phase_options_need_a_network_taken_apart_and_a_way_of_playing
     with pytest.raises(SystemExit):
         phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "sample:0"])
     assert "temperature" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        phase_split.main(["--rules", "msc", "--first-ways", "q:0.1"])
+    assert "--split" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--first-ways", "greedy:1"])
+    assert "--first-ways" in capsys.readouterr().err
