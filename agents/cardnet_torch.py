@@ -103,12 +103,10 @@ class Block(nn.Module):
     def bias(self, rel: torch.Tensor | None) -> torch.Tensor | None:
         """The attention's bias from relation ids; made once a forward pass, shared by loops.
 
-        ``index_select`` rather than ``self.rel[:, rel]``: the same values, and its backward
-        (an ``index_add``) is several times cheaper than advanced indexing's (``index_put``).
+        By ``index_select``: its backward (``index_add``) is far cheaper than indexing's.
         """
-        if rel is None:
-            return None
-        return self.rel.index_select(1, rel.reshape(-1)).view(-1, *rel.shape).transpose(0, 1)
+        flat = None if rel is None else self.rel.index_select(1, rel.reshape(-1))
+        return None if flat is None else flat.view(-1, *rel.shape).transpose(0, 1)
 
 
 class Heads(nn.Module):
@@ -153,9 +151,8 @@ class Heads(nn.Module):
 
         ``h`` (the tokens' vectors), ``rel`` (their relations) and ``where`` (the stock
         places' states) are the probe's inputs, needed with ``probe`` only. ``legal``
-        (``(b, 327)`` bool): only the legal pair moves are scored (the others' scores are then
-        the bias alone, meaningless), which is all training needs and, with under one legal
-        pair a position on average, hundreds of times less work than all 295.
+        (``(b, 327)`` bool): only the legal pair moves are scored (the others get the bias
+        alone), all training needs: under one legal pair a position, not 295.
         """
         b = len(g)
         u = places @ self.pair_in.weight.T  # (b, 30, m)
@@ -166,9 +163,8 @@ class Heads(nn.Module):
             pre = u[bi, self.pa[mi]] + u[bi, self.pb[mi]] + self.pair_in.bias  # (n, m)
         if self.probe:
             assert h is not None and rel is not None and where is not None
-            if legal is None:
-                every = torch.ones_like(pre[..., 0], dtype=torch.bool)
-                bi, mi = torch.nonzero(every, as_tuple=True)
+            if legal is None:  # every pair move
+                bi, mi = torch.nonzero(torch.ones(pre.shape[:2], dtype=torch.bool), as_tuple=True)
             read = self.probe_out(self._probe(places, h, rel, where, bi, mi))
             pre = pre.index_put((bi, mi), read, accumulate=True) if legal is None else pre + read
         pair = self.pair_out(torch.relu(pre))
@@ -290,9 +286,7 @@ class CardTorch(nn.Module):
         waste = (stock * (sw == 3)[..., None]).sum(1)
         drawn = (stock * (sw == 4)[..., None]).sum(1)
         places = torch.cat([cards[:, :28], waste[:, None], drawn[:, None]], 1)
-        if self.heads.probe:
-            return self.heads(places, g, h, rel, sw, legal), g
-        return self.heads(places, g, legal=legal), g
+        return self.heads(places, g, h, rel, sw, legal), g  # h, rel, sw: the probe's
 
     def relations(self, rank: torch.Tensor) -> torch.Tensor:
         """Token pairs' relation ids ``(B, 53, 53)``: :func:`cardnet_inputs.relations`'s."""
