@@ -825,3 +825,17 @@ git show 67d6b11:agents/cardnet_torch.py > /tmp/old_cardnet_torch.py
 for L in 6 2; do
   python -m experiments.bench_cards --data data/msc_heldout.npz --arch tally --size small --layers $L --baseline /tmp/old_cardnet_torch.py --rounds 6 --out results/bench_cards/legal-heads-layers$L.json
 done
+# A veto by Q at six blocks: the policy among the moves whose Q is near the best legal move's.
+python -m experiments.cards_combine --nets data/msc-depth6-s0.npz --filter 0.5 0.3 0.2 0.1 0.05 --heldout data/msc_heldout.npz > results/cards/veto/msc-depth6-s0-heldout.jsonl
+python -m experiments.cards_combine --nets data/msc-depth6-s0.npz --filter 0.5 0.3 0.2 0.1 0.05 --seeds "val[:500]" --rules msc --ways policy:0.0 --workers 2 --out results/cards/veto/msc-depth6-s0-val500.jsonl
+python -m experiments.cards_combine --nets data/two-pass-depth6-s1.npz --filter 0.7 0.5 0.3 0.2 --seeds "val[:500]" --rules two-pass --ways policy:0.0 --workers 2 --out results/cards/veto/two-pass-depth6-s1-val500.jsonl
+# The two-pass network's Q head in the first pass, then its policy or the solver's line.
+python -m experiments.phase_split --rules two-pass --seeds "val[:500]" --split cards-two-pass --first-ways q:0.1 q:0.01 --workers 1 --out results/phase_split/cards-two-pass-q-first-val500
+# The six-block seeds and greedy-careful on the next 1,000 test deals (nice'd, beside the run below).
+pyramid-env benchmark --rules msc --seeds "test[1000:2000]" --agents data/msc-depth6-s0.npz data/msc-depth6-s1.npz data/msc-depth6-s2.npz greedy-careful solver --workers 1 --no-progress --out results/cards/msc-depth6/test1000-2000
+pyramid-env compare results/cards/msc-depth6/test1000-2000 --reference greedy-careful --agents msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --across-seeds msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --out results/cards/msc-depth6/test1000-2000/seeds-and-greedy-careful.md
+pyramid-env benchmark --rules two-pass --seeds "test[1000:2000]" --agents data/two-pass-depth6-s0.npz data/two-pass-depth6-s1.npz data/two-pass-depth6-s2.npz greedy-careful solver --workers 1 --no-progress --out results/cards/two-pass-depth6/test1000-2000
+pyramid-env compare results/cards/two-pass-depth6/test1000-2000 --reference greedy-careful --agents two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --across-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out results/cards/two-pass-depth6/test1000-2000/seeds-and-greedy-careful.md
+# Twelve blocks: the whole cards-msc recipe with --layers 12, seed 0 (alone on one core, beside CI and the runs above).
+python -m experiments.train_cards --data data/msc.npz --heldout data/msc_heldout.npz --arch tally --size small --layers 12 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-depth12
+cp results/cards/msc-depth12/tally_1257152_s0/net.npz data/msc-depth12-s0.npz
