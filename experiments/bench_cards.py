@@ -92,10 +92,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for name in ("positions", "batch", "steps", "rounds", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name} {getattr(args, name)}: at least 1")
-    limit_threads(args.threads)
-    data = load_data(args.data, args.positions)
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file (a version of cardnet_torch.py)")
+    limit_threads(args.threads)
+    data = load_data(args.data, args.positions)
     builders = {"plain": build}
     if args.compile:
         builders["compiled"] = build
