@@ -839,3 +839,7 @@ pyramid-env compare results/cards/two-pass-depth6/test1000-2000 --reference gree
 # Twelve blocks: the whole cards-msc recipe with --layers 12, seed 0 (alone on one core, beside CI and the runs above).
 python -m experiments.train_cards --data data/msc.npz --heldout data/msc_heldout.npz --arch tally --size small --layers 12 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --out results/cards/msc-depth12
 cp results/cards/msc-depth12/tally_1257152_s0/net.npz data/msc-depth12-s0.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth12-s0.npz --workers 1 --no-progress --out results/cards/msc-depth12/test1000-s0
+R="results/cards/msc-share/test1000-reference results/cards/msc-depth6/test1000-s0 results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6/test1000-s2 results/cards/msc-depth12/test1000-s0"
+pyramid-env compare $R --reference msc-depth6-s0 --agents msc-depth12-s0 --out results/cards/msc-depth12/paired-six-blocks-s0.md
+pyramid-env compare $R --reference greedy-careful --agents msc-depth12-s0 --out results/cards/msc-depth12/paired-greedy-careful.md
