@@ -106,19 +106,17 @@ def test_two_agents_asking_for_different_observations_are_refused():
         phase_split.PhaseSplit(Flat(), Counts(), "both")
 
 
-def test_the_known_phase_options_need_a_network_taken_apart_and_a_way_of_playing(capsys):
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--known-ways", "q:0.1"], "--split"),
+        (["--split", "cards-msc", "--known-ways", "greedy:1"], "play one of"),
+        (["--split", "cards-msc", "--known-ways", "sample:0"], "temperature"),
+        (["--first-ways", "q:0.1"], "--split"),
+        (["--split", "cards-msc", "--first-ways", "greedy:1"], "--first-ways"),
+    ],
+)
+def test_the_phase_options_need_a_network_taken_apart_and_a_way_of_playing(args, message, capsys):
     with pytest.raises(SystemExit):
-        phase_split.main(["--rules", "msc", "--known-ways", "q:0.1"])
-    assert "--split" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "greedy:1"])
-    assert "play one of" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--known-ways", "sample:0"])
-    assert "temperature" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        phase_split.main(["--rules", "msc", "--first-ways", "q:0.1"])
-    assert "--split" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        phase_split.main(["--rules", "msc", "--split", "cards-msc", "--first-ways", "greedy:1"])
-    assert "--first-ways" in capsys.readouterr().err
+        phase_split.main(["--rules", "msc", *args])
+    assert message in capsys.readouterr().err
