@@ -12,7 +12,8 @@ observation is a player's. The method: docs/learning.md, "A network over the car
 ``.npz``: ``obs`` ``(N, 122)`` int16, ``legal`` and ``wins`` (packed 327-bit masks),
 ``teacher``, ``deal``; with ``--rollout``, ``rollout`` (packed 327-bit: after which moves
 ``greedy-careful``, an honest player, goes on to win this deal); with ``--passes``, ``passes``
-``(N, 327)`` uint8 (the fewest further recycles a winning move needs, 255 for the others).
+``(N, 327)`` uint8 (the fewest further recycles a winning move needs, 255 for the others);
+with ``--line``, ``partner`` ``(N, 52)`` int8 (each card's partner in a winning line).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import State, is_won, legal_ids
 from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
-from pyramid_env.lab.card_data import PASS_CAP, losing_move, parser, recipe
+from pyramid_env.lab.card_data import PASS_CAP, line_partners, losing_move, parser, recipe
 from pyramid_env.seeds import SEED_SETS
 from pyramid_env.solver import Verdict, solve, winning_line
 from pyramid_env.sweep import sweep
@@ -156,6 +157,7 @@ def label_game(
     rollout: bool = False,
     scout: bool = False,
     passes: int = 0,
+    line: bool = False,
 ) -> dict[str, Any]:
     """Play deal ``n`` with the behaviour policy; label every winnable position.
 
@@ -176,7 +178,9 @@ def label_game(
     solver says loses is lost for it too, so only the others are played out). ``passes`` > 0: where
     every card is seen and two or more legal moves keep the deal won, each of them also gets
     :func:`recycles_needed` counted up to ``passes`` (the position is dropped where one is too
-    costly to tell).
+    costly to tell). ``line``: the game's own moves up to the last winnable position, then the
+    solver's winning line from there (``path``, ``None`` where the solver cannot tell within its
+    budget), for :func:`~pyramid_env.lab.card_data.line_partners`.
 
     Returns the actions played and, per position labelled, its step index, the legal ids, the
     bits of the legal ids after which the deal is still winnable, the soft labels (bytes, with
@@ -199,6 +203,7 @@ def label_game(
     steps, legals, wins, teachers, softs, rolls, recs = [], [], [], [], [], [], []
     outcomes: dict[tuple[int, ...], bool] = {}  # greedy-careful's, by position (rollout)
     winnable = _wins(s)
+    cut = None  # (step, position) where a move first lost the deal
     for step in range(MAX_STEPS):
         legal = legal_ids(s)
         if not legal or is_won(s) or not winnable:
@@ -256,6 +261,8 @@ def label_game(
             winnable = action in wins[-1]
         elif winnable:
             winnable = _wins(s.child(MOVES[action]))
+        if not winnable and cut is None:
+            cut = (step, s)
         s = s.child(MOVES[action])
         actions.append(action)
         if env is not None:
@@ -263,6 +270,10 @@ def label_game(
     game = {"actions": actions, "steps": steps, "legal": legals, "wins": wins, "teacher": teachers}
     game |= {"soft": softs} if worlds else {}
     game |= {"rollout": rolls} if rollout else {}
+    if line:  # the game's won path, or its moves to the last winnable position and a line on
+        step, last = (len(actions), s) if cut is None else cut
+        tail = [] if is_won(last) else winning_line(last, budget=BUDGET)
+        game["path"] = None if tail is None or not steps else actions[:step] + tail
     return game | ({"passes": recs} if passes else {})
 
 
@@ -276,10 +287,11 @@ def _chunk(
     rollout: bool,
     scout: bool,
     passes: int,
+    line: bool,
     deals: list[int],
 ) -> list[dict[str, Any]]:
     return [
-        label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout, scout, passes)
+        label_game(rules, eps, seed, n, behaviour, samples, worlds, rollout, scout, passes, line)
         for n in deals
     ]
 
@@ -293,8 +305,12 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
     """Each game through the env; the observation at each labelled position, as a player's."""
     env = PyramidEnv(rules, obs_mode="dict", max_steps=MAX_STEPS + 1, max_idle_passes=None)
     obs, legal, wins, teacher, deal, soft, roll, recs = [], [], [], [], [], [], [], []
+    partner = []
     for n, game in zip(deals, games, strict=True):
         env.reset(options={"deal": n})
+        plan = None
+        if game.get("path") is not None:
+            plan = line_partners(rules, n, game["path"])
         encoder = ob.Encoder(env.state, reveal_stock=False)
         labelled = dict(zip(game["steps"], range(len(game["steps"])), strict=True))
         for step, action in enumerate(game["actions"]):
@@ -315,6 +331,8 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
                     row = np.zeros(NUM_MOVES, np.uint8)
                     row[game["legal"][i]] = game["soft"][i]
                     soft.append(row)
+                if "path" in game:  # -1 throughout where no line was had
+                    partner.append(np.full(52, -1, np.int8) if plan is None else plan[step])
                 if "passes" in game:  # 255 where a move loses (or is not legal)
                     row = np.full(NUM_MOVES, 255, np.uint8)
                     row[game["wins"][i]] = game["passes"][i]
@@ -331,6 +349,8 @@ def replay(rules: Rules, deals: list[int], games: list[dict[str, Any]]) -> dict[
         out["soft"] = np.array(soft, np.uint8).reshape(-1, NUM_MOVES)
     if games and "rollout" in games[0]:
         out["rollout"] = np.array(roll, np.uint8).reshape(-1, 41)
+    if games and "path" in games[0]:
+        out["partner"] = np.array(partner, np.int8).reshape(-1, 52)
     if games and "passes" in games[0]:
         out["passes"] = np.array(recs, np.uint8).reshape(-1, NUM_MOVES)
     return out
@@ -359,9 +379,10 @@ def generate(
     rollout: bool = False,
     scout: bool = False,
     passes: int = 0,
+    line: bool = False,
 ) -> dict[str, np.ndarray]:
     """Label ``deals`` on ``workers`` processes and replay them: the data set's arrays."""
-    opts = (behaviour, samples, worlds, rollout, scout, passes)
+    opts = (behaviour, samples, worlds, rollout, scout, passes, line)
     fn = functools.partial(_chunk, rules, eps, seed, *opts)
     games = sweep(fn, deals, workers=workers, chunk_size=50, progress="label")
     return replay(rules, deals, games)
@@ -386,7 +407,7 @@ def main(argv: list[str] | None = None) -> None:
     deals = list(range(start, start + args.deals))
     t0 = time.time()
     behaviour = str(args.behaviour) if args.behaviour else None
-    opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout, args.passes)
+    opts = (behaviour, args.pimc, args.soft, args.rollout, args.scout, args.passes, args.line)
     data = generate(rules, deals, args.eps, args.seed, args.workers, *opts)
     if args.only_hard:
         data = only_hard(data)

@@ -44,6 +44,7 @@ from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import PHASES, TARGETS, load_data, losing_move
+from pyramid_env.lab.partner import PartnerHead, partner_right
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -136,7 +137,8 @@ def batches(data: dict[str, np.ndarray], batch: int, hard_share: float,
 def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr: float,
         seed: int, log: Any = None, bf16: bool = False, hard_weight: float = 1.0,
         ema: float = 0.0, every: int = 0, checkpoint: Any = None,
-        hard_share: float = 0.0, safe_share: float = 0.0) -> list[dict[str, float]]:  # fmt: skip
+        hard_share: float = 0.0, safe_share: float = 0.0, partner: Any = None,
+        partner_weight: float = 1.0) -> list[dict[str, float]]:  # fmt: skip
     """``steps`` Adam steps on random batches, one-cycle schedule; the losses every 500 steps.
 
     ``bf16``: matrix products in bfloat16 (``torch.autocast``; the card network trains about
@@ -149,19 +151,28 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     in ``net`` meanwhile), which is how a curve of play against training steps is drawn from one
     run. ``hard_share``: the share of every batch drawn from the positions where a move loses
     (:func:`batches`), ``safe_share`` the share from their counterparts (:func:`safe_choices`).
+    ``partner``: a :class:`PartnerHead` trained beside, its loss weighted ``partner_weight``.
     """
     if steps == 0:  # the network as it is (with --init: the starting network, evaluated)
         return []
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    params = [*net.parameters(), *(partner.parameters() if partner is not None else [])]
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)
+    seen: dict[str, torch.Tensor] = {}  # the last token vectors, for the partner head
+    hook = (
+        net.ln.register_forward_hook(lambda m, i, o: seen.update(h=o))
+        if partner is not None
+        else None
+    )
+    plan = torch.as_tensor(data["partner"].astype(np.int64)) if partner is not None else None
     warmup = max(0.05, 3 / steps)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=warmup)
     flat = net.meta["arch"] == "flat"
     legal, wins = torch.as_tensor(data["legal"]), torch.as_tensor(data["wins"])
     teacher = torch.as_tensor(data["teacher"].astype(np.int64))
     weight = position_weights(data, hard_weight)
-    history, sums = [], np.zeros(2)
+    history, sums = [], np.zeros(4)
     avg = torch.optim.swa_utils.AveragedModel(
         net, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(ema)
     ) if ema else None  # fmt: skip
@@ -174,15 +185,21 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
             out = (net(inp) if flat else net(inp, legal[idx])).float()
         q_loss, p_loss = losses(out, legal[idx], wins[idx].float(), teacher[idx], weight[idx])
         loss = q_loss + p_loss
+        if partner is not None:
+            a_loss, a_right = partner(seen["h"], plan[idx])
+            loss = loss + partner_weight * a_loss
+            sums[2:] += (a_loss.item(), a_right.item())
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if avg is not None:
             avg.update_parameters(net)
-        sums += (q_loss.item(), p_loss.item())
+        sums[:2] += (q_loss.item(), p_loss.item())
         if step % 500 == 0:
             row = {"step": step, "q_loss": sums[0] / 500, "policy_loss": sums[1] / 500}
+            if partner is not None:
+                row |= {"partner_loss": sums[2] / 500, "partner_right": sums[3] / 500}
             history.append(row)
             if log:
                 log(row)
@@ -192,6 +209,8 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
                 checkpoint(step, net)
     if avg is not None:
         net.load_state_dict(avg.module.state_dict())
+    if hook is not None:
+        hook.remove()
     return history
 
 
@@ -268,9 +287,11 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
             (out / "steps").mkdir(exist_ok=True)
             export(now, ckpt_meta | {"steps": step}).save(out / "steps" / f"step_{step:06d}.npz")
 
+        aux = PartnerHead(net.meta["d"]) if args.partner else None
         history = fit(
             net, sub, args.steps, args.batch, args.lr, seed, log, args.bf16, args.hard_weight,
-            args.ema, args.checkpoints, checkpoint, args.hard_share, args.safe_share,
+            args.ema, args.checkpoints, checkpoint, args.hard_share, args.safe_share, aux,
+            args.partner,
         )  # fmt: skip
     result: dict[str, Any] = {
         "rules": data["rules"], "arch": arch, "size": args.size, "positions": n,
@@ -278,6 +299,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
         "bf16": args.bf16, "lr": args.lr, "hard_weight": args.hard_weight,
         "hard_share": args.hard_share, "safe_share": args.safe_share,
         "q_target": args.q_target, "gamma": args.gamma, "ema": args.ema, "phase": args.phase,
+        "partner": args.partner,
         "layers": net.meta.get("layers"), "loops": net.meta.get("loops", 1),
         "data": [str(p) for p in args.data], "init": str(args.init) if args.init else None,
         "seed": seed, "params": sum(p.numel() for p in net.parameters()),
@@ -285,6 +307,10 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     }  # fmt: skip
     if heldout is not None:
         result["heldout"] = held_out(net.eval(), heldout)
+        if aux is not None and "partner" in heldout:
+            result["heldout"]["partner_right"] = partner_right(net, aux, heldout)
+    if aux is not None:  # not part of the shipped network: for experiments/partner_probe.py
+        torch.save(aux.state_dict(), out / "partner.pt")
     meta = {k: result[k] for k in ("rules", "positions", "steps", "seed")}
     shipped = export(net, meta | {"obs_mode": "counts"})
     shipped.save(out / "net.npz")
@@ -346,6 +372,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         "card_data --rollout's (greedy-careful's outcome after each move: an honest value), "
         "or the verdicts discounted by --gamma per extra pass a move needs (card_data --passes)",
     )
+    p.add_argument(
+        "--partner",
+        type=float,
+        default=0.0,
+        help="weight of an auxiliary loss: "
+        "each card's partner in a winning line (card_data --line; 0: none)",
+    )
     p.add_argument("--gamma", type=float, default=0.5, help="--q-target passes: the value "
                    "kept per extra pass a move needs, in (0, 1]")  # fmt: skip
     p.add_argument(
@@ -391,8 +424,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args.plays = tuple((w, float(t)) for w, _, t in plays) if plays else PLAYS
     if not 0 < args.gamma <= 1:
         p.error(f"--gamma {args.gamma}: a discount in (0, 1]")
+    if args.partner < 0:
+        p.error(f"--partner {args.partner}: the auxiliary loss's weight, 0 (none) or more")
     n = max(args.positions) if args.positions else None
     data = load_data(args.data, n, args.q_target, args.gamma, args.phase)
+    if args.partner and "partner" not in data:
+        p.error(f"--partner {args.partner}: --data has no plan targets (card_data --line)")
     if not len(data["teacher"]):
         p.error(f"--data {' '.join(map(str, args.data))}: no positions to train on")
     heldout = load_data(args.heldout, None, phase=args.phase) if args.heldout else None

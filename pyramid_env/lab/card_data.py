@@ -13,8 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pyramid_env.engine.moves import NUM_MOVES
+from pyramid_env.engine.layout import SLOTS
+from pyramid_env.engine.moves import MOVES, NUM_MOVES, MoveKind
 from pyramid_env.engine.rules import Rules
+from pyramid_env.engine.state import State, is_won
 
 TARGETS = ("verdict", "soft", "rollout", "passes")
 PHASES = ("all", "hidden", "known")  # load_data: all positions, cards unseen, or all seen
@@ -166,12 +168,60 @@ def parser(description: str | None = None) -> argparse.ArgumentParser:
         "train_cards --q-target passes)",
     )
     p.add_argument(
+        "--line",
+        action="store_true",
+        help="plan targets too: each card's partner in a winning line from the position "
+        "(train_cards --partner)",
+    )
+    p.add_argument(
         "--only-hard",
         action="store_true",
         help="keep only the positions where a legal move loses (train_cards --hard-share)",
     )
     p.add_argument("--out", type=Path, required=True)
     return p
+
+
+def line_partners(rules: Rules, deal: int, path: list[int]) -> np.ndarray:
+    """Per step of ``path`` (a won game of ``deal``), each card's partner in the rest of it.
+
+    Row ``t`` ``(len(path), 52)``: for the card on token ``i + 1`` (the card network's tokens:
+    1-28 the slots, 29-52 the stock cycle's places), the token of the card it is removed with
+    from step ``t`` on: its own for a King, 0 where the line never removes it, -1 where it was
+    gone already. The line's plan, whole: which cards go together, which the stock keeps. A
+    denser target than the one move the teacher plays (an auxiliary task, as KataGo's
+    ownership), for the card network to learn when to wait.
+    """
+    s = State(deal, rules)
+    events: list[tuple[int, int] | None] = []
+    gone = np.zeros((len(path), 52), bool)
+    for t, a in enumerate(path):
+        gone[t] = np.concatenate([_bits(s.pyr, SLOTS), _bits(s.left, 24)]) == 0
+        w, d = s.tops()
+
+        def token(place: int, w: int = w, d: int = d) -> int:
+            return place + 1 if place < SLOTS else 29 + (w if place == SLOTS else d)
+
+        m = MOVES[a]
+        pair = m.kind is MoveKind.PAIR
+        events.append((token(m.a), token(m.b) if pair else token(m.a))
+                      if pair or m.kind is MoveKind.KING else None)  # fmt: skip
+        s = s.child(m)
+    if not is_won(s):
+        raise ValueError(f"deal {deal}: the path does not win it")
+    out = np.zeros((len(path), 52), np.int8)
+    now = np.zeros(53, np.int8)
+    for t in reversed(range(len(path))):
+        if events[t] is not None:
+            a, b = events[t]
+            now[a], now[b] = b, a
+        out[t] = np.where(gone[t], -1, now[1:])
+    return out
+
+
+def _bits(mask: int, n: int) -> np.ndarray:
+    """The ``n`` low bits of ``mask`` as 0/1, the lowest first (a place's card still there)."""
+    return (mask >> np.arange(n)) & 1
 
 
 def recipe(args: argparse.Namespace, rules: Rules) -> str:
@@ -183,4 +233,6 @@ def recipe(args: argparse.Namespace, rules: Rules) -> str:
     made = {k: v for k, v in vars(args).items() if k not in ("workers", "out")}
     made["rules"] = rules.name  # a preset name or a spec, as the Rules it became
     made["behaviour"] = str(args.behaviour) if args.behaviour else None
+    if not made.get("line"):  # added later: files made before (without it) still match
+        made.pop("line", None)
     return json.dumps(made, sort_keys=True)
