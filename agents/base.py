@@ -22,7 +22,7 @@ import numpy as np
 
 from pyramid_env.engine import state as st
 from pyramid_env.engine.layout import SLOTS
-from pyramid_env.engine.moves import NUM_MOVES, RECYCLE
+from pyramid_env.engine.moves import MOVES, NUM_MOVES, RECYCLE, MoveKind
 
 WORLDS_STREAM = 0x574F524C  # appended to a view's key: its generator is not the agent's
 
@@ -136,6 +136,30 @@ def carry(stock: list[int], s: st.State, places: list[int], cards: list[int]) ->
     for place, card in zip(places, sorted(cards, key=where.__getitem__), strict=True):
         new[place] = card
     return new
+
+
+def waits(action: int) -> bool:
+    """Whether ``action`` removes two pyramid cards alone: a move that commutes with the draw."""
+    move = MOVES[action]
+    return move.kind is MoveKind.PAIR and move.b < SLOTS
+
+
+def delayed(prefs: list[int]) -> list[int]:
+    """``prefs`` with the draw (or recycle) moved ahead of the pairs of pyramid cards alone.
+
+    Such a pair commutes with the draw: drawing first, then pairing, reaches the same position
+    with one more card seen, so a player loses nothing by waiting (unless the pair frees a card
+    for the top card the draw covers, which the search's count sees). Tried first, the draw
+    wins the search's ties against them; every other move keeps its place against the draw.
+    """
+    turns = [a for a in prefs if MOVES[a].kind in (MoveKind.DRAW, MoveKind.RECYCLE)]
+    if not turns:
+        return prefs
+    turn = prefs.index(turns[0])
+    ahead = prefs[:turn]
+    waiting = [a for a in ahead if waits(a)]
+    others = [a for a in ahead if a not in waiting]
+    return [*others, turns[0], *waiting, *prefs[turn + 1 :]]
 
 
 @dataclass(slots=True)

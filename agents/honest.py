@@ -20,9 +20,11 @@ from pyramid_env.agents.base import (
     Turn,
     all_seen,
     carry,
+    delayed,
     determinize,
     orders,
     unseen,
+    waits,
 )
 from pyramid_env.agents.baselines import CarefulAgent, GreedyAgent
 from pyramid_env.engine.layout import SLOTS
@@ -37,24 +39,6 @@ ORDERS: dict[str, type[GreedyAgent]] = {"greedy": GreedyAgent, "greedy-careful":
 
 def _king(action: int) -> bool:
     return MOVES[action].kind is MoveKind.KING
-
-
-def delayed(prefs: list[int]) -> list[int]:
-    """``prefs`` with the draw (or recycle) moved ahead of the pairs of pyramid cards alone.
-
-    Such a pair commutes with the draw: drawing first, then pairing, reaches the same position
-    with one more card seen, so a player loses nothing by waiting (unless the pair frees a card
-    for the top card the draw covers, which the search's count sees). Tried first, the draw
-    wins the search's ties against them; every other move keeps its place against the draw.
-    """
-    turns = [a for a in prefs if MOVES[a].kind in (MoveKind.DRAW, MoveKind.RECYCLE)]
-    if not turns:
-        return prefs
-    turn = prefs.index(turns[0])
-    ahead = prefs[:turn]
-    waiting = [a for a in ahead if MOVES[a].kind is MoveKind.PAIR and MOVES[a].b < SLOTS]
-    others = [a for a in ahead if a not in waiting]
-    return [*others, turns[0], *waiting, *prefs[turn + 1 :]]
 
 
 def _winnable_samples(worlds: list[State], budget: int | None) -> list[list[int] | None]:
@@ -85,6 +69,7 @@ def search(
     screen: int | None = None,
     live: int = 0,
     slack: bool = False,
+    handicap: dict[int, int] | None = None,
 ) -> SearchResult:
     """Determinized search over ``candidates`` (in order of preference) from position ``s``.
 
@@ -93,8 +78,8 @@ def search(
     positions (``screen`` before the move; running out counts as lost). ``ties``: count every
     candidate until it falls behind. ``exact``: few unseen cards in every order (:func:`orders`).
     ``live``: where 0 < winnable < ``live``, draw ``samples`` more, up to ``MORE`` x ``samples``.
-    ``slack``: of the moves tied at the best count, the one whose samples are most often still
-    winnable with a pass fewer (:func:`_slack`).
+    ``slack``: ties go to the move most often won with a pass fewer (:func:`_slack`).
+    ``handicap``: samples a move must win beyond the others' to be chosen (``margin``).
     """
     if exact and (every := math.factorial(len(unseen(s, known)[1]))) <= samples:
         samples, live = every, 0  # each order is dealt once: no more to draw
@@ -105,7 +90,7 @@ def search(
         more = orders(s, known, samples, rng)
         worlds += more
         lines += _winnable_samples(more, screen)
-    return _score(worlds, lines, candidates, budget, ties, slack=slack)[0]
+    return _score(worlds, lines, candidates, budget, ties, slack=slack, handicap=handicap)[0]
 
 
 def _count(lines: list[list[int] | None]) -> int:
@@ -120,6 +105,7 @@ def _score(
     ties: bool = False,
     solves: int | None = None,
     slack: bool = False,
+    handicap: dict[int, int] | None = None,
 ) -> tuple[SearchResult, list[list[int] | None]]:
     """:func:`search`'s count over ``worlds`` whose lines (``None``: lost) are given.
 
@@ -128,7 +114,7 @@ def _score(
     ``slack``, whose choice among ties comes after). ``solves``: the verdicts the lines took
     (default: one a world).
     """
-    samples = len(worlds)
+    samples, cut = len(worlds), handicap or {}
     solves = samples if solves is None else solves
     wins: dict[int, int] = {}
     complete: list[int] = []
@@ -139,7 +125,7 @@ def _score(
     best, best_wins, n = candidates[0], -1, len(live)
     ties = ties or slack  # the tied moves are all counted, to be told apart by their slack
     for action in candidates:
-        count, done = 0, True
+        count, done = -cut.get(action, 0), True  # counted from minus its handicap
         follow: list[tuple[int, list[int]]] = []
         for k, index in enumerate(live):
             line = lines[index]
@@ -158,7 +144,7 @@ def _score(
             elif count + n - k - 1 < best_wins or (not ties and count + n - k - 1 == best_wins):
                 done = False
                 break  # cannot reach (or, without ties, beat) the best any more
-        wins[action] = count
+        wins[action] = count + cut.get(action, 0)
         if done:
             complete.append(action)
         if count > best_wins:
@@ -168,7 +154,7 @@ def _score(
                 after[index] = rest
         if best_wins == n and not ties:
             break  # keeps every winnable sample: no move does better
-    top = [a for a in complete if wins[a] == best_wins] if slack else []
+    top = [a for a in complete if wins[a] - cut.get(a, 0) == best_wins] if slack else []
     if len(top) > 1 and worlds[live[0]].recycles_left:  # else no pass to spare
         margins = [_slack(worlds, live, a, budget) for a in top]
         won = [m for m, _ in margins]
@@ -301,9 +287,8 @@ class PimcAgent:
         exact: where the unseen cards have no more than ``samples`` orders, search each once.
         extra: a decision where no move keeps every winnable sample is searched again with
             this many fresh samples (0: never), the first search's move tried first.
-        keep: keep the sampled worlds from one decision to the next (:func:`carry` deals a
-            revealed card into place), with their solver lines after the move played, so a
-            decision that reveals nothing asks no verdict before its moves.
+        keep: keep the sampled worlds and their lines from one decision to the next
+            (:func:`carry` deals a revealed card into place): fewer verdicts asked.
         delay: try the draw before removals of pyramid cards alone (:func:`delayed`), so a
             tie goes to the draw and such a removal waits until a card more is seen.
         screen: positions per verdict on a sample before the move (``None``: ``budget``); a
@@ -311,6 +296,7 @@ class PimcAgent:
         live: where some but fewer than this many samples are winnable, draw ``samples`` more
             at a time until this many are (at most ``MORE`` times ``samples``).
         slack: break ties at the best count by the samples still won with a pass fewer.
+        margin: with ``delay``, samples a pyramid pair must win beyond the draw's to be played.
     """
 
     name = "pimc"
@@ -335,6 +321,7 @@ class PimcAgent:
         screen: int | None = None,
         live: int = 0,
         slack: bool = False,
+        margin: int = 0,
     ) -> None:
         """See the class docstring."""
         if order not in ORDERS:
@@ -347,12 +334,15 @@ class PimcAgent:
             raise ValueError("slack=True is for the plain search, not keep or consistent")
         if screen is not None and screen < 1:
             raise ValueError(f"screen={screen}: positions per verdict, at least 1 (or None)")
+        if margin < 0 or (margin and (keep or consistent or not delay)):
+            raise ValueError(f"margin={margin}: 0 or more, with delay=True and the plain search")
         if live < 0:
             raise ValueError(f"live={live}: winnable samples wanted, 0 (off) or more")
         self.samples, self.budget, self.name = samples, budget, name
         self.consistent, self.free_scout = consistent, free_scout
         self.order, self.exact, self.extra, self.keep = order, exact, extra, keep
         self.delay, self.screen, self.live, self.slack = delay, screen, live, slack
+        self.margin = margin
         self.greedy = ORDERS[order]()
         self.line = _Line(None)
         # keep: (pyramid, the cards unseen then, the worlds' stocks); lines by (deal, fields).
@@ -379,6 +369,8 @@ class PimcAgent:
                 return prefs[0]
             return self._consistent_choice(prefs, worlds, turn.known)
         opts = {"exact": self.exact, "screen": self.screen, "live": self.live, "slack": self.slack}
+        if self.margin and any(MOVES[a].kind in (MoveKind.DRAW, MoveKind.RECYCLE) for a in prefs):
+            opts["handicap"] = {a: self.margin for a in prefs if waits(a)}  # against the draw
         if self.keep:
             found = self._kept_search(s, turn.known, prefs, rng)
         else:

@@ -11,9 +11,10 @@ changes the positions each solver verdict may take (one that runs out counts as 
 rows then name it (``pimc-budget3000``), so they stay apart from the default's curve. Several
 budgets play every one with every number of samples: how to spend the CPU, on more orders or
 on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--keep``,
-``--delay``, ``--screen N``, ``--live N`` and ``--slack`` play the search's other settings
-(``PimcAgent``'s arguments), named in the rows likewise (``pimc-careful-exact-extra64``,
-``pimc-keep``, ``pimc-delay-screen10000``, ``pimc-live16``, ``pimc-slack``). ``--agent-seed
+``--delay``, ``--screen N``, ``--live N``, ``--slack`` and ``--margin N`` play the search's
+other settings (``PimcAgent``'s arguments), named in the rows likewise
+(``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay-screen10000``, ``pimc-live16``,
+``pimc-slack``, ``pimc-delay-margin1``). ``--agent-seed
 N`` plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so
 two seeds of one setting say how many deals a setting wins or loses by the sampling's luck
 alone.
@@ -66,6 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--screen", type=int, help="positions per verdict before the move")
     p.add_argument("--live", type=int, default=0, help="winnable samples to draw more orders for")
     p.add_argument("--slack", action="store_true", help="ties to the move won with a pass fewer")
+    p.add_argument("--margin", type=int, default=0, help="with --delay: samples a pyramid pair "
+                   "must win beyond the draw")  # fmt: skip
     p.add_argument("--agent-seed", type=int, default=0, help="evaluate's seed: other orders "
                    "sampled on the same deals, to measure the search's own luck")  # fmt: skip
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
@@ -86,10 +89,11 @@ def main(argv: list[str] | None = None) -> None:
             kind += f"-extra{args.extra}" * (args.extra > 0) + "-keep" * args.keep
             kind += "-delay" * args.delay + f"-screen{args.screen}" * (args.screen is not None)
             kind += f"-live{args.live}" * (args.live > 0) + "-slack" * args.slack
+            kind += f"-margin{args.margin}" * (args.margin > 0)
             kind += f"-seed{args.agent_seed}" * (args.agent_seed > 0)
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
             settings.update(keep=args.keep, delay=args.delay, screen=args.screen, live=args.live)
-            settings["slack"] = args.slack
+            settings.update(slack=args.slack, margin=args.margin)
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)

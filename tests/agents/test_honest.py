@@ -76,6 +76,9 @@ def test_scout_and_pimc_never_read_an_unseen_card(rules):
     # Ties broken by the samples still won with a pass fewer.
     slack = PimcAgent(samples=4, budget=3_000, slack=True)
     assert_blind_to_unseen_order(slack, rules, range(5, 6), steps=60, shuffles=1)
+    # The draw first, and a pyramid pair over it only by a margin of samples.
+    margin = PimcAgent(samples=6, budget=3_000, delay=True, margin=1)
+    assert_blind_to_unseen_order(margin, rules, range(6, 7), steps=60, shuffles=1)
 
 
 @pytest.mark.parametrize("rules", ["relaxed", "unlimited"])
@@ -117,6 +120,39 @@ def test_a_pyramid_pair_delayed_past_the_draw_reaches_the_same_position(rules):
                     assert waited.index(a) < waited.index(turn[0])
             apply(s, MOVES[greedy.act(Turn(s, legal, s.left), rng)])
     assert checked > 10
+
+
+def test_a_handicap_is_the_samples_a_move_must_win_beyond_the_others():
+    """``search(handicap=...)``: the first candidate with the most samples won after it, less its
+    handicap, against every candidate's count made here by asking the solver of each sample."""
+    checked = changed = 0
+    for n in range(6):
+        s, rng, greedy = State(deal(n), "two-pass"), np.random.default_rng(n), make_agent("greedy")
+        seen = face_up(s)
+        for step in range(30):
+            legal = legal_ids(s)
+            if not legal or honest.all_seen(s, seen):
+                break
+            prefs = honest.delayed(greedy.preferences(Turn(s, legal, seen)))
+            handicap = {a: 1 + (i + step) % 3 for i, a in enumerate(prefs[:2])}  # any moves
+            found = honest.search(s, seen, prefs, 6, 3_000, np.random.default_rng(step),
+                                  handicap=handicap)  # fmt: skip
+            worlds = honest.orders(s, seen, 6, np.random.default_rng(step))
+            live = [w for w in worlds if winning_line(w, budget=3_000) is not None]
+            if live and len(prefs) > 1:
+                count = {a: sum(winning_line(w.child(MOVES[a]), budget=3_000) is not None
+                                for w in live) for a in prefs}  # fmt: skip
+                net = [count[a] - handicap.get(a, 0) for a in prefs]
+                assert found.action == prefs[net.index(max(net))]
+                assert all(found.wins[a] == count[a] for a in found.complete)  # raw counts
+                checked += bool(handicap)
+                raw = [count[a] for a in prefs]
+                changed += found.action != prefs[raw.index(max(raw))]
+            apply(s, MOVES[greedy.act(Turn(s, legal, seen), rng)])
+            seen |= face_up(s)
+    assert checked > 10 and changed  # and the handicap turned some choices
+    with pytest.raises(ValueError, match="margin=1"):
+        PimcAgent(margin=1)  # without delay
 
 
 def test_exact_orders_deal_each_order_of_few_unseen_cards_once():
