@@ -4,13 +4,15 @@
     python -m experiments.cards_combine --nets A.npz --filter 0.02 0.1 --heldout held.npz
     python -m experiments.cards_combine --nets A.npz --ways sample:1 sample:0.5 --seeds "val[:500]"
     python -m experiments.cards_combine --nets A.npz --filter 0.5 --sample-filter --seeds "val[:9]"
+    python -m experiments.cards_combine --nets A.npz --pair-bias -1 0 1 --seeds "val[:500]"
 
 Both are still a network alone (observation in, move out, nothing else read). ``--heldout``
 scores each way of combining a network's two heads on solver-labelled positions: how often the
 chosen move keeps the deal winnable where some legal move loses it, split by whether every stock
 card has been seen, and the wrong choices where every card is seen counted by kind. The
 findings: docs/learning.md, "Its own games, several networks as one, and where its two heads
-disagree", and "Which phase the networks lose in".
+disagree", and "Which phase the networks lose in". ``--pair-bias B``: the first network with
+``B`` added to every pair move's policy logit (still a network: one of its biases moved).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent, filter_scores, parse_way
+from pyramid_env.agents.cardnet import PAIR_IDS, CardNet, CardNetAgent, filter_scores, parse_way
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.engine.state import SLOTS
 from pyramid_env.evaluation import evaluate
@@ -72,6 +74,14 @@ class SampledFilter(CardNet):
         return filter_scores(self.forward(obs), legal, self.margin)
 
 
+def with_pair_bias(net: CardNet, bias: float) -> CardNet:
+    """A copy of ``net`` whose policy logit of every pair move is ``bias`` higher."""
+    w = dict(net.w)
+    w["heads.bias"] = w["heads.bias"].copy()
+    w["heads.bias"][0, PAIR_IDS] += bias
+    return CardNet(w, dict(net.meta))
+
+
 def _share(right: np.ndarray, where: np.ndarray) -> float | None:
     """The share of ``right`` among the positions ``where`` (None if there are none)."""
     return float(right[where].mean()) if where.any() else None
@@ -99,7 +109,8 @@ def mistakes(choice: np.ndarray, wins: np.ndarray, where: np.ndarray) -> dict[st
     return dict(counts.most_common())
 
 
-def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str, Any]]:
+def heldout(path: Path, nets: list[Path], margins: list[float],
+            biases: list[float] = ()) -> list[dict[str, Any]]:  # fmt: skip
     """Per network and way of combining its heads: the chosen move right where a move loses.
 
     With several networks, their mean (as :class:`Ensemble` plays them) is scored too.
@@ -135,6 +146,8 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
             ways[f"policy within {m} of the best Q"] = np.where(
                 legal, filter_scores(out, legal, m), -np.inf
             )
+        pair = np.isin(np.arange(legal.shape[1]), PAIR_IDS)
+        ways |= {f"policy, pairs {b:+g}": pol + b * pair for b in biases}
         for name, score in ways.items():
             choice = score.argmax(1)
             right = wins[np.arange(len(choice)), choice]
@@ -154,7 +167,8 @@ def heldout(path: Path, nets: list[Path], margins: list[float]) -> list[dict[str
 
 
 def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: list[str],
-         workers: int, sample_filter: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+         workers: int, sample_filter: bool = False,
+         biases: list[float] = ()) -> list[dict[str, Any]]:  # fmt: skip
     """The ensemble of ``nets`` in each way of playing, or the first net by ``margins``' filter.
 
     With ``sample_filter`` the filter's kept moves are drawn from the policy
@@ -162,7 +176,11 @@ def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: l
     """
     loaded = [CardNet.load(p) for p in nets]
     agents = []
-    if margins:
+    for b in biases:  # the first network by its policy, its pair moves' logits moved by b
+        net = with_pair_bias(loaded[0], b)
+        net.meta |= {"play": "policy", "tie": 0.0}
+        agents.append((f"pairs {b:+g}", CardNetAgent(net, name=f"pairs{b:+g}")))
+    if margins and not biases:
         for m in margins:
             if sample_filter:
                 agent = CardNetAgent(SampledFilter(loaded[0], m), name=f"sfilter-{m}")
@@ -170,7 +188,7 @@ def play(nets: list[Path], seeds: str, rules: str, margins: list[float], ways: l
                 continue
             net = CardNet(loaded[0].w, loaded[0].meta | {"play": "filter", "tie": m})
             agents.append((f"filter {m}", CardNetAgent(net, name=f"filter-{m}")))
-    else:
+    elif not biases:
         for way in ways:
             how, tie = parse_way(way, WAYS)
             agents.append((way, CardNetAgent(Ensemble(loaded, how, tie), name="ensemble")))
@@ -194,11 +212,21 @@ def main(argv: list[str] | None = None) -> None:
                    help="with --filter: draw from the policy among the kept moves")  # fmt: skip
     p.add_argument("--ways", nargs="+", default=["q:0.1", "both:3", "q:1.0"],
                    help="the ensemble's ways of playing, play:tie")  # fmt: skip
+    p.add_argument(
+        "--pair-bias",
+        type=float,
+        nargs="+",
+        default=[],
+        metavar="B",
+        help="the first network by its policy, B added to every pair move's logit",
+    )
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     if bool(args.seeds) == bool(args.heldout):
         p.error("give --seeds (play) or --heldout (score positions), one of them")
+    if args.pair_bias and args.filter and args.seeds:
+        p.error("--pair-bias and --filter: play one way of reading the first network at a time")
     if args.sample_filter and not (args.filter and args.seeds):
         p.error("--sample-filter plays the filter: give --filter MARGIN... and --seeds")
     for way in args.ways:
@@ -207,10 +235,10 @@ def main(argv: list[str] | None = None) -> None:
         except ValueError as err:
             p.error(f"--ways {err}")
     if args.heldout:
-        rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1])
+        rows = heldout(args.heldout, args.nets, args.filter or [0.02, 0.05, 0.1], args.pair_bias)
     else:
         rows = play(args.nets, args.seeds, args.rules, args.filter, args.ways, args.workers,
-                    args.sample_filter)  # fmt: skip
+                    args.sample_filter, args.pair_bias)  # fmt: skip
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))

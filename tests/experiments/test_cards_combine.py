@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from experiments.cards_combine import Ensemble, heldout
+from experiments.cards_combine import Ensemble, heldout, with_pair_bias
 from pyramid_env.agents import Turn, make_agent
-from pyramid_env.agents.cardnet import CardNet, CardNetAgent
+from pyramid_env.agents.cardnet import PAIR_IDS, CardNet, CardNetAgent
 from pyramid_env.engine.rules import get_rules
 from pyramid_env.env import PyramidEnv
 
@@ -186,3 +186,26 @@ def test_heldout_scores_several_networks_as_one_too(tmp_path):
     assert rows[-1]["teacher"] == pytest.approx((choice == data["teacher"]).mean())
     alone = np.where(legal, net.forward(x)[:, 0], -np.inf).argmax(1)
     assert (choice != alone).any()  # the mean is not the first network's choice alone
+
+
+def test_a_pair_bias_moves_only_the_pair_moves_policy_logits_and_plays_as_a_network():
+    """``--pair-bias B``: the policy logit of every pair move is ``B`` higher, nothing else moves;
+    a large one plays a pair wherever one is legal, a very negative one never where another
+    move is legal."""
+    net = make_agent("cards-msc").net
+    x, turns = _positions()
+    pairs = np.zeros(327, bool)
+    pairs[PAIR_IDS] = True
+    moved = with_pair_bias(net, -2.5).forward(x) - net.forward(x)
+    assert np.allclose(moved[:, 0, pairs], -2.5, atol=1e-3) and np.allclose(moved[:, 0, ~pairs], 0)
+    assert np.allclose(moved[:, 1], 0)  # Q untouched
+    assert "heads.bias" in net.w and not np.allclose(with_pair_bias(net, 1).w["heads.bias"],
+                                                     net.w["heads.bias"])  # fmt: skip
+    for b, want in ((50.0, True), (-50.0, False)):
+        agent = CardNetAgent(with_pair_bias(net, b))
+        agent.net.meta |= {"play": "policy", "tie": 0.0}
+        for turn in turns:
+            has = any(pairs[a] for a in turn.legal)
+            other = any(not pairs[a] for a in turn.legal)
+            if has and other:
+                assert pairs[agent.act(turn, np.random.default_rng(0))] == want
