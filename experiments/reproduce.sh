@@ -843,3 +843,27 @@ pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-depth1
 R="results/cards/msc-share/test1000-reference results/cards/msc-depth6/test1000-s0 results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6/test1000-s2 results/cards/msc-depth12/test1000-s0"
 pyramid-env compare $R --reference msc-depth6-s0 --agents msc-depth12-s0 --out results/cards/msc-depth12/paired-six-blocks-s0.md
 pyramid-env compare $R --reference greedy-careful --agents msc-depth12-s0 --out results/cards/msc-depth12/paired-greedy-careful.md
+# Forty-second session (2026-12-07): issue 31. A plan beside the move: each card's partner in a
+# winning line (card_data --line), learned by a head beside the two (train_cards --partner W).
+python -m experiments.card_data --rules msc --deals 40000 --line --out data/msc-line.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --line --out data/msc_heldout-line.npz
+for W in 0 0.2 1; do  # the endgame (every card seen), two blocks, 3,000 steps; three at once
+  python -m experiments.train_cards --data data/msc-line.npz --phase known --heldout data/msc_heldout-line.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --partner $W --out results/cards/msc-partner/endgame-w$W
+done
+# The same --partner 1 run again, now keeping its head (partner.pt), and the plan read into the move.
+python -m experiments.train_cards --data data/msc-line.npz --phase known --heldout data/msc_heldout-line.npz --arch tally --size small --steps 3000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:20]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --partner 1 --out results/cards/msc-partner/endgame-w1-head
+python -m experiments.partner_probe --run results/cards/msc-partner/endgame-w1-head/tally_489861_s0 --heldout data/msc_heldout-line.npz --phase known --betas 0 0.1 0.25 0.5 1 2 4 --penalties 0.25 0.5 1 2 4 --out results/cards/msc-partner/probe-endgame-w1.json
+# A constant on every pair move's policy logit, in play (the shipped cards-msc).
+python -m experiments.cards_combine --nets agents/trained/cards-msc.npz --pair-bias -2 -1 -0.25 0 0.5 1 2 --seeds "val[:500]" --rules msc --workers 1 --out results/cards/msc-partner/pair-bias-val500.jsonl
+# The whole cards-msc recipe at six blocks with the plan's head, seed 0.
+python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --partner 1 --out results/cards/msc-partner/depth6-w1
+# Issue 32: pimc with the draw first, and a pyramid pair over the draw only by a margin of one
+# sample of 32 (PimcAgent(delay=True, margin=1)), three seeds, against delay alone's.
+for S in 0 1 2; do
+  python -m experiments.pimc_curve --samples 32 --workers 1 --seeds "test[:1000]" --rules two-pass --delay --margin 1 --agent-seed $S --out results/pimc_margin/s$S
+done
+E="results/pimc_seed_luck/episodes-two-pass.csv results/pimc_margin/s0/episodes-two-pass.csv results/pimc_margin/s1/episodes-two-pass.csv results/pimc_margin/s2/episodes-two-pass.csv"
+pyramid-env compare $E --reference pimc-delay-32 --agents pimc-delay-margin1-32 --out results/pimc_margin/paired-seed0.md
+pyramid-env compare $E --reference pimc-delay-seed1-32 --agents pimc-delay-margin1-seed1-32 --out results/pimc_margin/paired-seed1.md
+pyramid-env compare $E --reference pimc-delay-seed2-32 --agents pimc-delay-margin1-seed2-32 --out results/pimc_margin/paired-seed2.md
+pyramid-env compare $E --reference pimc-delay-32 --agents pimc-delay-margin1-32 pimc-delay-margin1-seed1-32 pimc-delay-margin1-seed2-32 --across-seeds pimc-delay-margin1-32 pimc-delay-margin1-seed1-32 pimc-delay-margin1-seed2-32 --reference-seeds pimc-delay-32 pimc-delay-seed1-32 pimc-delay-seed2-32 --out results/pimc_margin/seeds.md
