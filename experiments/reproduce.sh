@@ -867,3 +867,20 @@ pyramid-env compare $E --reference pimc-delay-32 --agents pimc-delay-margin1-32 
 pyramid-env compare $E --reference pimc-delay-seed1-32 --agents pimc-delay-margin1-seed1-32 --out results/pimc_margin/paired-seed1.md
 pyramid-env compare $E --reference pimc-delay-seed2-32 --agents pimc-delay-margin1-seed2-32 --out results/pimc_margin/paired-seed2.md
 pyramid-env compare $E --reference pimc-delay-32 --agents pimc-delay-margin1-32 pimc-delay-margin1-seed1-32 pimc-delay-margin1-seed2-32 --across-seeds pimc-delay-margin1-32 pimc-delay-margin1-seed1-32 pimc-delay-margin1-seed2-32 --reference-seeds pimc-delay-32 pimc-delay-seed1-32 pimc-delay-seed2-32 --out results/pimc_margin/seeds.md
+# The six-block seed 0 with the head on test (two workers), paired with the seed 0 shipped and greedy-careful.
+cp results/cards/msc-partner/depth6-w1/tally_1257152_s0/net.npz data/msc-partner-s0.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-partner-s0.npz --workers 2 --no-progress --out results/cards/msc-partner/test1000-s0
+R="results/cards/msc-share/test1000-reference results/cards/msc-depth6/test1000-s0 results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6/test1000-s2 results/cards/msc-partner/test1000-s0"
+pyramid-env compare $R --reference msc-depth6-s0 --agents msc-partner-s0 --out results/cards/msc-partner/paired-six-blocks-s0.md
+pyramid-env compare $R --reference greedy-careful --agents msc-partner-s0 --out results/cards/msc-partner/paired-greedy-careful.md
+pyramid-env benchmark --rules msc --seeds "test[1000:2000]" --agents data/msc-partner-s0.npz --workers 2 --no-progress --out results/cards/msc-partner/test1000-2000-s0
+R="results/cards/msc-depth6/test1000-2000 results/cards/msc-partner/test1000-2000-s0"
+pyramid-env compare $R --reference msc-depth6-s0 --agents msc-partner-s0 --out results/cards/msc-partner/paired-six-blocks-s0-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents msc-partner-s0 --out results/cards/msc-partner/paired-greedy-careful-test1000-2000.md
+# The two-block recipe (cards-msc until the thirty-ninth session) with the head, seed 1.
+python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --arch tally --size small --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 1 --partner 1 --out results/cards/msc-partner/two-blocks-w1
+cp results/cards/msc-partner/two-blocks-w1/tally_1257152_s1/net.npz data/msc-partner-2b-s1.npz
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-partner-2b-s1.npz --workers 2 --no-progress --out results/cards/msc-partner/test1000-2b-s1
+R="results/cards/msc-share/test1000-reference results/cards/msc-share/test1000-tally-s1 results/cards/msc-partner/test1000-2b-s1"
+pyramid-env compare $R --reference msc-share-tally-s1 --agents msc-partner-2b-s1 --out results/cards/msc-partner/paired-two-blocks-s1.md
+pyramid-env compare $R --reference greedy-careful --agents msc-partner-2b-s1 --out results/cards/msc-partner/paired-greedy-careful-2b-s1.md
