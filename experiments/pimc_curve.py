@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> None:
                    "sampled on the same deals, to measure the search's own luck")  # fmt: skip
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
     args = p.parse_args(argv)
+    if args.margin and not args.delay:
+        p.error(f"--margin {args.margin}: a margin against the draw tried first, with --delay")
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "curve.csv"
     fields = ["rules", "seeds", "agent", "samples", "wins", "solver_winnable",

@@ -1,5 +1,7 @@
 import csv
 
+import pytest
+
 from experiments import pimc_curve
 
 
@@ -75,3 +77,10 @@ def test_agent_seed_reaches_evaluate_and_names_the_row(tmp_path, monkeypatch):
     assert seeds == [0, 3]
     with open(tmp_path / "episodes-msc.csv") as f:
         assert {r["agent"] for r in csv.DictReader(f)} == {"pimc-1", "pimc-seed3-1"}
+
+
+def test_a_margin_without_the_draw_first_is_refused_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        pimc_curve.main(["--margin", "1", "--seeds", "val[:1]", "--out", str(tmp_path)])
+    assert "--margin 1" in capsys.readouterr().err
+    assert not (tmp_path / "curve.csv").exists()
