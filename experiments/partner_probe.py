@@ -25,7 +25,7 @@ from pyramid_env.agents.cardnet import KING_PLACE, PAIR_A, PAIR_B, PAIR_IDS, Car
 from pyramid_env.agents.cardnet_torch import tokens, twin
 from pyramid_env.engine.moves import NUM_MOVES
 from pyramid_env.lab.card_data import PHASES, load_data
-from pyramid_env.lab.partner import PartnerHead
+from pyramid_env.lab.partner import PartnerHead, watch
 
 
 @torch.no_grad()
@@ -34,18 +34,14 @@ def scores(run: Path, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarr
     net = twin(CardNet.load(run / "net.npz")).eval()
     head = PartnerHead(net.meta["d"])
     head.load_state_dict(torch.load(run / "partner.pt"))
-    seen: dict[str, torch.Tensor] = {}
-    net.ln.register_forward_hook(lambda m, i, o: seen.update(h=o))
+    seen, _ = watch(net)
     pols, plans = [], []
     for at in range(0, len(data["teacher"]), 1024):
         x = data["obs"][at : at + 1024]
         legal = torch.as_tensor(data["legal"][at : at + 1024])
         pols.append(net(tokens(torch.as_tensor(x)), legal)[:, 0].numpy())
-        h = seen["h"]
-        s = head.q(h[:, 1:]) @ head.k(h).transpose(1, 2) * h.shape[-1] ** -0.5  # (B, 52, 53)
         there = np.concatenate([x[:, :28] > 0, x[:, 80:104] > 0], 1)  # slots, stock places
-        ok = np.concatenate([np.ones((len(x), 1), bool), there], 1)
-        logp = torch.log_softmax(s.masked_fill(~torch.as_tensor(ok)[:, None], -1e9), -1).numpy()
+        logp = torch.log_softmax(head.logits(seen["h"], torch.as_tensor(there)), -1).numpy()
         tok = place_tokens(x[:, 80:104].astype(np.int64))  # move place -> token
         plan = np.zeros((len(x), NUM_MOVES), np.float32)
         rows = np.arange(len(x))[:, None]

@@ -44,7 +44,7 @@ from pyramid_env.benchmark import machine
 from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import PHASES, TARGETS, load_data, losing_move
-from pyramid_env.lab.partner import PartnerHead, partner_right
+from pyramid_env.lab.partner import PartnerHead, partner_right, watch
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -159,12 +159,7 @@ def fit(net: nn.Module, data: dict[str, np.ndarray], steps: int, batch: int, lr:
     torch.manual_seed(seed)
     params = [*net.parameters(), *(partner.parameters() if partner is not None else [])]
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=1e-4)
-    seen: dict[str, torch.Tensor] = {}  # the last token vectors, for the partner head
-    hook = (
-        net.ln.register_forward_hook(lambda m, i, o: seen.update(h=o))
-        if partner is not None
-        else None
-    )
+    seen, hook = watch(net) if partner is not None else ({}, None)  # what the head reads
     plan = torch.as_tensor(data["partner"].astype(np.int64)) if partner is not None else None
     warmup = max(0.05, 3 / steps)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=warmup)

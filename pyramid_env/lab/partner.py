@@ -7,6 +7,8 @@ trains :class:`PartnerHead` beside the network's two heads. Needs the ``train`` 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 from torch import nn
@@ -28,16 +30,23 @@ class PartnerHead(nn.Module):
         super().__init__()
         self.q, self.k = nn.Linear(d, d), nn.Linear(d, d)
 
+    def logits(self, h: torch.Tensor, there: torch.Tensor) -> torch.Tensor:
+        """Each card's scores over the tokens ``(B, 52, 53)``.
+
+        Only "never removed" and the cards ``there`` (``(B, 52)`` bool) may be named.
+        """
+        s = self.q(h[:, 1:]) @ self.k(h).transpose(1, 2) * h.shape[-1] ** -0.5
+        ok = torch.cat([there.new_ones(len(h), 1), there], 1)
+        return s.masked_fill(~ok[:, None, :], -1e9)
+
     def forward(self, h: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Cross-entropy over the cards still there and the share right ``(loss, accuracy)``.
 
         ``h``: ``(B, 53, d)`` the network's token vectors; ``target``: ``(B, 52)`` long, -1
         where a card is gone (or the position has no line), so it is left out.
         """
-        s = self.q(h[:, 1:]) @ self.k(h).transpose(1, 2) * h.shape[-1] ** -0.5  # (B, 52, 53)
         there = target >= 0
-        ok = torch.cat([there.new_ones(len(h), 1), there], 1)  # "never removed", cards there
-        s = s.masked_fill(~ok[:, None, :], -1e9).reshape(-1, 53)
+        s = self.logits(h, there).reshape(-1, 53)
         flat = target.reshape(-1)
         if not there.any():
             return s.sum() * 0.0, s.new_zeros(())
@@ -46,11 +55,20 @@ class PartnerHead(nn.Module):
         return loss, right
 
 
+def watch(net: nn.Module) -> tuple[dict[str, torch.Tensor], Any]:
+    """The card network's last token vectors, kept at each forward pass (``seen["h"]``).
+
+    Also returns the hook's handle (``remove()`` it when done). What the head reads, without
+    a second pass through the network.
+    """
+    seen: dict[str, torch.Tensor] = {}
+    return seen, net.ln.register_forward_hook(lambda m, i, o: seen.update(h=o))
+
+
 @torch.no_grad()
 def partner_right(net: nn.Module, aux: PartnerHead, data: dict[str, np.ndarray]) -> float:
     """The share of the cards still there whose partner in the line ``aux`` names (held out)."""
-    seen: dict[str, torch.Tensor] = {}
-    hook = net.ln.register_forward_hook(lambda m, i, o: seen.update(h=o))
+    seen, hook = watch(net)
     right, n = 0.0, 0
     for at in range(0, len(data["teacher"]), 1024):
         x = torch.as_tensor(data["obs"][at : at + 1024])
