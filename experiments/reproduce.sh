@@ -884,3 +884,33 @@ pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-partne
 R="results/cards/msc-share/test1000-reference results/cards/msc-share/test1000-tally-s1 results/cards/msc-partner/test1000-2b-s1"
 pyramid-env compare $R --reference msc-share-tally-s1 --agents msc-partner-2b-s1 --out results/cards/msc-partner/paired-two-blocks-s1.md
 pyramid-env compare $R --reference greedy-careful --agents msc-partner-2b-s1 --out results/cards/msc-partner/paired-greedy-careful-2b-s1.md
+
+# Forty-third session (2026-12-07): issue 31. The six-block recipe with the plan's head at seeds 1
+# and 2 (two at once), in a new checkout: the line files made again first, as above.
+python -m experiments.card_data --rules msc --deals 40000 --line --workers 2 --out data/msc-line.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --line --workers 2 --out data/msc_heldout-line.npz
+for S in 1 2; do
+  python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --partner 1 --out results/cards/msc-partner/depth6-w1
+  cp results/cards/msc-partner/depth6-w1/tally_1257152_s$S/net.npz data/msc-partner-s$S.npz
+done
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-partner-s1.npz data/msc-partner-s2.npz --workers 1 --no-progress --out results/cards/msc-partner/test1000-s12
+pyramid-env benchmark --rules msc --seeds "test[1000:2000]" --agents data/msc-partner-s1.npz data/msc-partner-s2.npz --workers 1 --no-progress --out results/cards/msc-partner/test1000-2000-s12
+R="results/cards/msc-share/test1000-reference results/cards/msc-depth6/test1000-s0 results/cards/msc-depth6/test1000-s1 results/cards/msc-depth6/test1000-s2 results/cards/msc-partner/test1000-s0 results/cards/msc-partner/test1000-s12"
+pyramid-env compare $R --across-seeds msc-partner-s0 msc-partner-s1 msc-partner-s2 --reference-seeds msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --out results/cards/msc-partner/seeds-vs-six-blocks.md
+for S in 1 2; do
+  pyramid-env compare $R --reference msc-depth6-s$S --agents msc-partner-s$S --out results/cards/msc-partner/paired-six-blocks-s$S.md
+done
+pyramid-env compare $R --reference greedy-careful --agents msc-partner-s0 msc-partner-s1 msc-partner-s2 --across-seeds msc-partner-s0 msc-partner-s1 msc-partner-s2 --out results/cards/msc-partner/seeds-and-greedy-careful.md
+R="results/cards/msc-depth6/test1000-2000 results/cards/msc-partner/test1000-2000-s0 results/cards/msc-partner/test1000-2000-s12"
+pyramid-env compare $R --across-seeds msc-partner-s0 msc-partner-s1 msc-partner-s2 --reference-seeds msc-depth6-s0 msc-depth6-s1 msc-depth6-s2 --out results/cards/msc-partner/seeds-vs-six-blocks-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents msc-partner-s0 msc-partner-s1 msc-partner-s2 --across-seeds msc-partner-s0 msc-partner-s1 msc-partner-s2 --out results/cards/msc-partner/seeds-and-greedy-careful-test1000-2000.md
+for S in 1 2; do
+  pyramid-env compare $R --reference msc-depth6-s$S --agents msc-partner-s$S --out results/cards/msc-partner/paired-six-blocks-s$S-test1000-2000.md
+done
+# Seed 0 again (its network was not kept), the config's net stage as written, then shipped;
+# python -m experiments.train_chain --config configs/cards_msc.toml --seed 0 --ship cards-msc
+# runs the same three stages.
+python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --partner 1 --seeds 0 --out runs/msc-partner-s0-again
+python -m experiments.ship_agent runs/msc-partner-s0-again/tally_1257152_s0/net.npz cards-msc
+pyramid-env benchmark --rules msc --out results/benchmark-msc --workers 1
+cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
