@@ -914,3 +914,4 @@ python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_he
 python -m experiments.ship_agent runs/msc-partner-s0-again/tally_1257152_s0/net.npz cards-msc
 pyramid-env benchmark --rules msc --out results/benchmark-msc --workers 1
 cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
+python -m experiments.cards_mistakes agents/trained/cards-msc.npz --rules msc --seeds "val[:500]" --out results/cards/msc-partner/mistakes-s0-val500.json
