@@ -915,3 +915,6 @@ python -m experiments.ship_agent runs/msc-partner-s0-again/tally_1257152_s0/net.
 pyramid-env benchmark --rules msc --out results/benchmark-msc --workers 1
 cp results/benchmark-msc/benchmark.png experiments/figures/benchmark_msc.png
 python -m experiments.cards_mistakes agents/trained/cards-msc.npz --rules msc --seeds "val[:500]" --out results/cards/msc-partner/mistakes-s0-val500.json
+for S in 1 2; do
+  python -m experiments.cards_mistakes data/msc-partner-s$S.npz --rules msc --seeds "val[:500]" --out results/cards/msc-partner/mistakes-s$S-val500.json
+done
