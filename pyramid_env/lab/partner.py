@@ -7,11 +7,10 @@ trains :class:`PartnerHead` beside the network's two heads. Needs the ``train`` 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 from torch import nn
+from torch.utils.hooks import RemovableHandle
 
 from pyramid_env.agents.cardnet_torch import tokens
 
@@ -55,7 +54,7 @@ class PartnerHead(nn.Module):
         return loss, right
 
 
-def watch(net: nn.Module) -> tuple[dict[str, torch.Tensor], Any]:
+def watch(net: nn.Module) -> tuple[dict[str, torch.Tensor], RemovableHandle]:
     """The card network's last token vectors, kept at each forward pass (``seen["h"]``).
 
     Also returns the hook's handle (``remove()`` it when done). What the head reads, without
