@@ -115,7 +115,8 @@ class CardNet:
 
     Args:
         weights: name -> array, as the torch twin's ``state_dict`` names them.
-        meta: ``layers``, ``heads`` and what it was trained on (``rules``, ``obs_mode``).
+        meta: ``layers``, ``heads`` and what it was trained on (``rules``, ``obs_mode``;
+            ``train``: the training run's settings, which play does not read).
     """
 
     def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
@@ -391,8 +392,9 @@ class CardNetAgent:
         self.env_kwargs = {"obs_mode": "counts"}
 
     def config(self) -> dict[str, Any]:
-        """What play depends on: the weights and the metadata."""
-        h = hashlib.sha256(json.dumps(self.net.meta, sort_keys=True).encode())
+        """What play depends on: the weights and the metadata, but how it was trained."""
+        meta = {k: v for k, v in self.net.meta.items() if k != "train"}
+        h = hashlib.sha256(json.dumps(meta, sort_keys=True).encode())
         for k in sorted(self.net.w):
             h.update(self.net.w[k].tobytes())
         return {"net": h.hexdigest()[:16]}

@@ -45,6 +45,7 @@ from pyramid_env.engine.moves import MOVES, MoveKind
 from pyramid_env.evaluation import evaluate
 from pyramid_env.lab.card_data import PHASES, TARGETS, load_data, losing_move
 from pyramid_env.lab.partner import PartnerHead, partner_right, watch
+from pyramid_env.lab.shipping import TRAINING, training
 from pyramid_env.workers import limit_threads
 
 REFERENCE = ("greedy", "greedy-careful")
@@ -307,7 +308,7 @@ def train_one(args: argparse.Namespace, data: dict[str, Any], arch: str, n: int,
     if aux is not None:  # not part of the shipped network: for experiments/partner_probe.py
         torch.save(aux.state_dict(), out / "partner.pt")
     meta = {k: result[k] for k in ("rules", "positions", "steps", "seed")}
-    shipped = export(net, meta | {"obs_mode": "counts"})
+    shipped = export(net, meta | {"obs_mode": "counts", "train": training(result)})
     shipped.save(out / "net.npz")
     return finish(out, result | {"machine": machine(), "val": []}, args)
 
@@ -335,8 +336,10 @@ def write_curve(folder: Path) -> None:
     tmp.replace(folder / "curve.jsonl")
 
 
-def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+def parser() -> argparse.ArgumentParser:
+    """The command line, apart so a recipe's arguments can be read as a run reads them."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    d = TRAINING  # the settings' defaults, which a network's meta records (lab.shipping)
     p.add_argument("--data", type=Path, nargs="+", required=True, help="card_data files")
     p.add_argument("--init", type=Path, help="a trained network to start from")
     p.add_argument("--heldout", type=Path, help="a card_data file to score held-out losses on")
@@ -350,18 +353,21 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--positions", type=int, nargs="+", help="default: all the file holds")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])
     p.add_argument("--steps", type=int, default=20_000)
-    p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--hard-weight", type=float, default=1.0, help="weight of the positions "
-                   "with a losing legal move (where a choice matters)")  # fmt: skip
-    p.add_argument("--hard-share", type=float, default=0.0, help="share of every batch drawn "
-                   "from the positions with a losing legal move (0: uniform batches)")  # fmt: skip
-    p.add_argument("--safe-share", type=float, default=0.0, help="share of every batch drawn "
-                   "from the positions where the teacher removes with the draw open and no "
-                   "move loses (the hard positions' counterparts)")  # fmt: skip
+    p.add_argument("--batch", type=int, default=d["batch"])
+    p.add_argument("--lr", type=float, default=d["lr"])
+    p.add_argument("--hard-weight", type=float, default=d["hard_weight"],
+                   help="weight of the positions with a losing legal move (where a choice "
+                   "matters)")  # fmt: skip
+    p.add_argument("--hard-share", type=float, default=d["hard_share"],
+                   help="share of every batch drawn from the positions with a losing legal "
+                   "move (0: uniform batches)")  # fmt: skip
+    p.add_argument("--safe-share", type=float, default=d["safe_share"],
+                   help="share of every batch drawn from the positions where the teacher "
+                   "removes with the draw open and no move loses (the hard positions' "
+                   "counterparts)")  # fmt: skip
     p.add_argument(
         "--q-target",
-        default="verdict",
+        default=d["q_target"],
         choices=list(TARGETS),
         help="the Q labels: the true order's verdicts, card_data --soft's shares, "
         "card_data --rollout's (greedy-careful's outcome after each move: an honest value), "
@@ -370,11 +376,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument(
         "--partner",
         type=float,
-        default=0.0,
+        default=d["partner"],
         help="weight of an auxiliary loss: "
         "each card's partner in a winning line (card_data --line; 0: none)",
     )
-    p.add_argument("--gamma", type=float, default=0.5, help="--q-target passes: the value "
+    p.add_argument("--gamma", type=float, default=d["gamma"], help="--q-target passes: the value "
                    "kept per extra pass a move needs, in (0, 1]")  # fmt: skip
     p.add_argument(
         "--bf16",
@@ -382,13 +388,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         default=None,
         help="matrix products in bfloat16 (default: where the CPU has them in hardware)",
     )
-    p.add_argument("--ema", type=float, default=0.0, help="decay of a moving average of the "
+    p.add_argument("--ema", type=float, default=d["ema"], help="decay of a moving average of the "
                    "weights, which the run then ends with (0: none)")  # fmt: skip
     p.add_argument("--checkpoints", type=int, default=0, help="save the network every so many "
                    "steps, in <run>/steps/ (experiments/cards_steps.py plays them)")  # fmt: skip
     p.add_argument(
         "--phase",
-        default="all",
+        default=d["phase"],
         choices=list(PHASES),
         help="train and score held-out on these positions only: all, those with a card unseen "
         "(hidden), or those with every card seen (known: the endgame, labels exact)",
@@ -403,6 +409,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--workers", type=int, default=2, help="processes for the val games")
     p.add_argument("--threads", type=int, default=2, help="torch threads for training")
     p.add_argument("--out", type=Path, required=True)
+    return p
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    p = parser()
     args = p.parse_args(argv)
     if not 0 <= args.ema < 1:
         p.error(f"--ema {args.ema}: a decay in [0, 1) (0: no moving average)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,35 @@ from pyramid_env.agents import MANIFEST, TRAINED_DIR, CardNet, MLPPolicy, load_n
 SHIP_DIR = Path(_agents.__file__).parent / TRAINED_DIR
 """Where the shipped agents live: the repo's ``agents/trained/`` in a development install."""
 
+TRAINING: dict[str, Any] = {
+    "batch": 256, "lr": 1e-3, "hard_weight": 1.0, "hard_share": 0.0, "safe_share": 0.0,
+    "q_target": "verdict", "gamma": 0.5, "ema": 0.0, "phase": "all", "partner": 0.0,
+}  # fmt: skip
+"""``train_cards``' settings and their defaults, which a card network's ``meta["train"]``
+records (with ``bf16``, ``data`` and ``init``), so a shipped network can be checked against
+its recipe; ``experiments/train_cards.py`` takes its defaults from here."""
 
-def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
+
+def training(result: dict[str, Any]) -> dict[str, Any]:
+    """A ``train_cards`` run's settings from its ``result.json``: a network's ``meta["train"]``.
+
+    A setting an older run's result lacks was not an option yet, and the run did what its
+    default does now, so the default stands in for it (``bf16``, with no default, must be
+    there). ``data`` and ``init`` keep the file names alone: folders differ between machines.
+    """
+    if "bf16" not in result or "data" not in result:
+        raise ValueError(f"result {sorted(result)}: a train_cards result names bf16 and data")
+    init = result.get("init")
+    return {k: result.get(k, v) for k, v in TRAINING.items()} | {
+        "bf16": result["bf16"],
+        "data": [Path(d).name for d in result["data"]],
+        "init": Path(init).name if init else None,
+    }
+
+
+def ship(
+    policy: Path, name: str, dest: Path = SHIP_DIR, meta: dict[str, Any] | None = None
+) -> Path:
     """Save the network at ``policy`` (either form) as ``dest/NAME.npz``, float16, in the manifest.
 
     The manifest (``manifest.json``: the file's SHA-256 and the policy's metadata) is what lists
@@ -31,6 +59,10 @@ def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
     share first gives those others the old weights in files of their own, so no agent
     changes but the one shipped.
 
+    Args:
+        policy: the network's file; name: the agent's; dest: the shipped agents' folder.
+        meta: added to the network's own (for example :func:`training`'s settings).
+
     Returns:
         The weights file the agent now plays (its own, or the one it shares).
     """
@@ -38,7 +70,9 @@ def ship(policy: Path, name: str, dest: Path = SHIP_DIR) -> Path:
     manifest_path = dest / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     new = dest / f".{name}.new.npz"
-    _save(load_network(policy), new)
+    net = load_network(policy)
+    net.meta |= meta or {}
+    _save(net, new)
     net = load_network(new)
     out = dest / f"{name}.npz"
     sharing = sorted(k for k, e in manifest.items() if e.get("weights") == name)

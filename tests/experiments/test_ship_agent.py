@@ -6,7 +6,7 @@ import pytest
 
 import pyramid_env.agents as agents_pkg
 from pyramid_env.agents import MLPPolicy, load_shipped
-from pyramid_env.lab.shipping import ship
+from pyramid_env.lab.shipping import ship, training
 from tests.conftest import refused
 
 
@@ -88,3 +88,30 @@ def test_a_card_network_ships_as_itself_and_plays_by_name(tmp_path, install):
     assert agent.net.meta["rules"] == "msc"
     # The same card weights under a second name share the file, as MLP weights do.
     assert ship(path, "cards-again", install) == install / "cards.npz"
+
+
+def test_a_run_result_ships_its_training_settings_and_play_is_unchanged(tmp_path, install):
+    # a network trained before train_cards recorded its settings gets them from its run's
+    # result.json; a setting that run did not know is the default it then played by
+    pytest.importorskip("torch")
+    from experiments import ship_agent
+    from pyramid_env.agents import CardNet, CardNetAgent
+    from pyramid_env.agents.base import agent_config
+    from pyramid_env.agents.cardnet_torch import build, export
+
+    path = tmp_path / "net.npz"
+    export(build("tally", "small", 1), {"rules": "msc", "steps": 5}).save(path)
+    result = {"data": ["/far/away/msc-line.npz"], "init": None, "lr": 3e-4, "partner": 1.0,
+              "batch": 64, "bf16": False}  # fmt: skip
+    (tmp_path / "result.json").write_text(json.dumps(result))
+    argv = [str(path), "net", "--dest", str(install), "--result", str(tmp_path / "result.json")]
+    ship_agent.main(argv)
+    train = load_shipped("net").meta["train"]
+    assert train["data"] == ["msc-line.npz"] and train["init"] is None
+    assert (train["lr"], train["partner"], train["batch"]) == (3e-4, 1.0, 64)
+    assert (train["hard_share"], train["q_target"]) == (0.0, "verdict")  # not in that result
+    with pytest.raises(ValueError, match="names bf16 and data"):  # no default to stand in
+        training({"data": ["msc.npz"], "lr": 3e-4})
+    assert agent_config(CardNetAgent(load_shipped("net"))) == agent_config(
+        CardNetAgent(CardNet.load(path))
+    )

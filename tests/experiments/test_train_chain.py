@@ -43,6 +43,10 @@ def test_a_chain_runs_its_stages_in_order_scaled_and_goes_on_where_it_stopped(tm
     second = CardNet.load(net)
     assert second.meta["seed"] == 3 and second.meta.get("tally") and second.meta["steps"] == 5
     assert second.meta["play"] == "sample"  # the one way of playing the stage tried
+    assert second.meta["train"] == {  # how it was trained, for the recipe test below
+        "batch": 16, "lr": 1e-3, "hard_weight": 1.0, "hard_share": 0.0, "safe_share": 0.0,
+        "q_target": "verdict", "gamma": 0.5, "ema": 0.0, "phase": "all", "partner": 0.0,
+        "bf16": False, "data": ["d.npz"], "init": "first.npz"}  # fmt: skip
     (result,) = [json.loads(x) for x in (run / "second" / "curve.jsonl").read_text().splitlines()]
     assert result["init"] == str(run / "first.npz") and 0 < result["deals"] <= 6
     data = tmp_path / "data" / "scale-0.01" / "d.npz"  # a smoke run's data apart from the real
@@ -121,8 +125,11 @@ def test_the_shipped_recipes_parse(tmp_path):
 
 def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name(tmp_path):
     # the config a user runs to make a shipped network again names that network's inputs,
-    # size, steps and seed: a network shipped without its recipe updated fails here
+    # size, steps, seed and training settings (the heads beside the two, the batches' shares,
+    # its data): a network shipped without its recipe updated fails here
+    from experiments.train_cards import parser
     from pyramid_env.agents.cardnet_torch import FLAGS, build
+    from pyramid_env.lab.shipping import TRAINING
 
     for path in sorted((train_chain.ROOT / "configs").glob("cards_*.toml")):
         cfg = read_config(path, None, None, [])
@@ -138,6 +145,13 @@ def test_each_shipped_recipe_is_the_recipe_of_the_network_shipped_under_its_name
         # none more than the recipe's
         assert [bool(meta.get(k)) for k in FLAGS] == [k in want for k in FLAGS], path.name
         assert (meta["steps"], meta["seed"]) == (int(arg("--steps")), cfg["seed"]), path.name
+        run = parser().parse_args(args)
+        assert run.bf16 is not None, f"{path.name}: --bf16 or --no-bf16 (else the CPU decides)"
+        want = {k: getattr(run, k) for k in (*TRAINING, "bf16")} | {
+            "data": [p.name for p in run.data],
+            "init": run.init.name if run.init else None,
+        }
+        assert meta["train"] == want, path.name
 
 
 def test_a_failing_stage_stops_the_chain_and_says_which(tmp_path, capsys):
