@@ -392,7 +392,7 @@ class CardNetAgent:
         self.env_kwargs = {"obs_mode": "counts"}
 
     def config(self) -> dict[str, Any]:
-        """What play depends on: the weights and the metadata, but how it was trained."""
+        """What play depends on: the weights and the metadata, except how it was trained."""
         meta = {k: v for k, v in self.net.meta.items() if k != "train"}
         h = hashlib.sha256(json.dumps(meta, sort_keys=True).encode())
         for k in sorted(self.net.w):

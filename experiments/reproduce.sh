@@ -918,3 +918,16 @@ python -m experiments.cards_mistakes agents/trained/cards-msc.npz --rules msc --
 for S in 1 2; do
   python -m experiments.cards_mistakes data/msc-partner-s$S.npz --rules msc --seeds "val[:500]" --out results/cards/msc-partner/mistakes-s$S-val500.json
 done
+
+# Forty-fourth session (2026-12-07): the shipped card networks' training settings into their
+# meta (weights unchanged), from the runs' result.json; then issue 31: the plan's head under
+# two-pass, seeds 0 and 1 (two at once), paired with the fortieth session's six-block seeds.
+python -m experiments.ship_agent agents/trained/cards-msc.npz cards-msc --result results/cards/msc-partner/depth6-w1/tally_1257152_s0/result.json
+python -m experiments.ship_agent agents/trained/cards-two-pass.npz cards-two-pass --result results/cards/two-pass-depth6/tally_1041434_s1/result.json
+python -m experiments.ship_agent agents/trained/cards-relaxed.npz cards-relaxed --result results/cards/relaxed-depth6/cover_895651_s1/result.json
+python -m experiments.card_data --rules two-pass --deals 1500 --first 5000000 --line --workers 2 --out data/two-pass_heldout-line.npz
+python -m experiments.card_data --rules two-pass --deals 44000 --line --workers 2 --out data/two-pass-44k-line.npz
+for S in 0 1; do
+  python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --partner 1 --out results/cards/two-pass-partner/depth6-w1
+  cp results/cards/two-pass-partner/depth6-w1/tally_1041434_s$S/net.npz data/two-pass-partner-s$S.npz
+done
