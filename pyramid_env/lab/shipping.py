@@ -60,7 +60,9 @@ def ship(
     changes but the one shipped.
 
     Args:
-        policy: the network's file; name: the agent's; dest: the shipped agents' folder.
+        policy: the network's file.
+        name: the agent's name.
+        dest: the shipped agents' folder.
         meta: added to the network's own (for example :func:`training`'s settings).
 
     Returns:
