@@ -931,3 +931,10 @@ for S in 0 1; do
   python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --partner 1 --out results/cards/two-pass-partner/depth6-w1
   cp results/cards/two-pass-partner/depth6-w1/tally_1041434_s$S/net.npz data/two-pass-partner-s$S.npz
 done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-partner-s0.npz data/two-pass-partner-s1.npz --workers 2 --no-progress --out results/cards/two-pass-partner/test1000
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-depth6/test1000 results/cards/two-pass-partner/test1000"
+pyramid-env compare $R --across-seeds two-pass-partner-s0 two-pass-partner-s1 --reference-seeds two-pass-depth6-s0 two-pass-depth6-s1 --out results/cards/two-pass-partner/seeds-vs-six-blocks.md
+for S in 0 1; do
+  pyramid-env compare $R --reference two-pass-depth6-s$S --agents two-pass-partner-s$S --out results/cards/two-pass-partner/paired-six-blocks-s$S.md
+done
+pyramid-env compare $R --reference greedy-careful --agents two-pass-partner-s0 two-pass-partner-s1 --across-seeds two-pass-partner-s0 two-pass-partner-s1 --out results/cards/two-pass-partner/seeds-and-greedy-careful.md
