@@ -938,3 +938,4 @@ for S in 0 1; do
   pyramid-env compare $R --reference two-pass-depth6-s$S --agents two-pass-partner-s$S --out results/cards/two-pass-partner/paired-six-blocks-s$S.md
 done
 pyramid-env compare $R --reference greedy-careful --agents two-pass-partner-s0 two-pass-partner-s1 --across-seeds two-pass-partner-s0 two-pass-partner-s1 --out results/cards/two-pass-partner/seeds-and-greedy-careful.md
+python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-partner-s1.npz --workers 2 --out results/phase_split/two-pass-partner-s1
