@@ -939,3 +939,34 @@ for S in 0 1; do
 done
 pyramid-env compare $R --reference greedy-careful --agents two-pass-partner-s0 two-pass-partner-s1 --across-seeds two-pass-partner-s0 two-pass-partner-s1 --out results/cards/two-pass-partner/seeds-and-greedy-careful.md
 python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-partner-s1.npz --workers 2 --out results/phase_split/two-pass-partner-s1
+
+# Forty-fifth session (2026-12-07): issue 31. Seeds 2 and 3 of the two-pass head (two at once),
+# in the forty-fourth session's checkout (its line files as above).
+for S in 2 3; do
+  python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size small --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --partner 1 --out results/cards/two-pass-partner/depth6-w1
+  cp results/cards/two-pass-partner/depth6-w1/tally_1041434_s$S/net.npz data/two-pass-partner-s$S.npz
+done
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-partner-s2.npz data/two-pass-partner-s3.npz --workers 2 --no-progress --out results/cards/two-pass-partner/test1000-s23
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-depth6/test1000 results/cards/two-pass-partner/test1000 results/cards/two-pass-partner/test1000-s23"
+P=results/cards/two-pass-partner
+pyramid-env compare $R --across-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --reference-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out $P/seeds4-vs-six-blocks.md
+pyramid-env compare $R --across-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 --reference-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out $P/seeds3-vs-six-blocks.md
+pyramid-env compare $R --reference two-pass-depth6-s2 --agents two-pass-partner-s2 --out $P/paired-six-blocks-s2.md
+pyramid-env compare $R --reference greedy-careful --agents two-pass-partner-s2 two-pass-partner-s3 --across-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --out $P/seeds4-and-greedy-careful.md
+# Seed 2 (best on val[:500] by its policy: 107) shipped as cards-two-pass; the config
+# configs/cards_two-pass.toml now makes the line data and trains with --partner 1; the two-pass
+# table re-run.
+python -m experiments.ship_agent results/cards/two-pass-partner/depth6-w1/tally_1041434_s2/net.npz cards-two-pass
+pyramid-env benchmark --rules two-pass --workers 2 --no-progress --out results/benchmark-two-pass
+cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
+# The four seeds on the next 1,000 test deals, paired with the six-block seeds without the head.
+pyramid-env benchmark --rules two-pass --seeds "test[1000:2000]" --agents data/two-pass-partner-s0.npz data/two-pass-partner-s1.npz data/two-pass-partner-s2.npz data/two-pass-partner-s3.npz --workers 2 --no-progress --out $P/test1000-2000
+R="results/cards/two-pass-depth6/test1000-2000 $P/test1000-2000"
+A="two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3"
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out $P/seeds4-vs-six-blocks-test1000-2000.md
+pyramid-env compare $R --across-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 --reference-seeds two-pass-depth6-s0 two-pass-depth6-s1 two-pass-depth6-s2 --out $P/seeds3-vs-six-blocks-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds4-and-greedy-careful-test1000-2000.md
+for S in 0 1 2; do
+  pyramid-env compare $R --reference two-pass-depth6-s$S --agents two-pass-partner-s$S --out $P/paired-six-blocks-s$S-test1000-2000.md
+done
+python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-partner-s2.npz --workers 2 --out results/phase_split/two-pass-partner-s2
