@@ -61,12 +61,19 @@ def read_json(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> Any:
 def write_atomic(path: str | Path, text: str) -> Path:
     """Write ``text`` to ``path`` whole or not at all: a temporary file, then a rename.
 
-    The temporary file (``.NAME.tmp`` beside it) is removed if the write fails.
+    The temporary file (``.NAME.tmp`` beside it) is removed if the write fails. A ``path``
+    that is a device or a pipe is written into, never replaced.
 
     Raises:
         OSError: the folder cannot take the file; ``path`` is then as it was.
     """
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # A device or a pipe (``--out /dev/null``, a FIFO): a rename would put a regular file in
+        # its place, so the text goes into it; "whole or not at all" has no meaning there.
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return path
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
