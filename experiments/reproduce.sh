@@ -970,3 +970,9 @@ for S in 0 1 2; do
   pyramid-env compare $R --reference two-pass-depth6-s$S --agents two-pass-partner-s$S --out $P/paired-six-blocks-s$S-test1000-2000.md
 done
 python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-partner-s2.npz --workers 2 --out results/phase_split/two-pass-partner-s2
+# Each lost val[:500] deal's first losing move: the shipped seed 2, seed 1 with the head, and
+# seed 1 without it (cards-two-pass until this session, from git).
+python -m experiments.cards_mistakes agents/trained/cards-two-pass.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-partner/mistakes-s2-val500.json
+python -m experiments.cards_mistakes data/two-pass-partner-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-partner/mistakes-s1-val500.json
+git show 8a7d0dc:agents/trained/cards-two-pass.npz > data/cards-two-pass-depth6-s1.npz
+python -m experiments.cards_mistakes data/cards-two-pass-depth6-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-partner/mistakes-no-head-s1-val500.json
