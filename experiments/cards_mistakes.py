@@ -11,7 +11,9 @@ were and how many of them kept the deal winnable, how many stock cards were stil
 whether ``greedy-careful``'s first choice there was a winning move (the rule a network should
 beat), and the policy head's chance of the move made and of the winning moves (a sampling
 player's mistake may be an unlikely draw, or a confident error). The solver reads the true
-deal: this is an analysis, never an agent's input.
+deal: this is an analysis, never an agent's input. Where the solver's budget runs out the
+verdict is unknown, and the deal is counted as undecided (at the start, or from that move on)
+rather than as won or lost.
 """
 
 from __future__ import annotations
@@ -38,8 +40,12 @@ from pyramid_env.solver import Verdict, solve
 BUDGET = 300_000
 
 
-def _wins(s: State) -> bool:
-    return is_won(s) or solve(s, budget=BUDGET, check=False).status is Verdict.WIN
+def _verdict(s: State) -> bool | None:
+    """Whether ``s`` can be won: True, False, or None where the budget ran out."""
+    if is_won(s):
+        return True
+    status = solve(s, budget=BUDGET, check=False).status
+    return None if status is Verdict.UNKNOWN else status is Verdict.WIN
 
 
 def kind(action: int) -> str:
@@ -53,18 +59,32 @@ def kind(action: int) -> str:
 
 
 def first_mistake(net: CardNet, rules: Rules, deal: int) -> dict[str, Any] | None:
-    """The network's game on ``deal`` (winnable): its first losing move, or None if it won."""
+    """The network's game on ``deal`` (winnable): its first losing move, or None if it won.
+
+    A move after which the verdict is unknown leaves the game undecided until a later move's
+    verdict is known: a loss found then is recorded as ``kind`` ``"undecided"``, since the
+    losing move may be any move since the last position known to be winnable.
+    """
     env = PyramidEnv(rules, obs_mode="counts")  # as the benchmark plays it, and its rng
     obs, _ = env.reset(options={"deal": deal})
     careful, agent, rng = CarefulAgent(), CardNetAgent(net), np.random.default_rng([0, deal])
+    since = None  # the first move after which the verdict is unknown, while it stays unknown
     for step in range(1000):
         legal = env.legal_actions()
         if not legal or is_won(env.state):
             return None
         action = agent.act(Turn(env.state, legal, env.known_stock(), obs), rng)
         s = env.state
-        if not _wins(s.child(MOVES[action])):
-            good = [a for a in legal if _wins(s.child(MOVES[a]))]
+        after = _verdict(s.child(MOVES[action]))
+        if after is None:
+            since = step if since is None else since
+        elif after:
+            since = None
+        elif since is not None:
+            return {"deal": deal, "step": step, "kind": "undecided", "since": since}
+        else:
+            verdicts = {a: _verdict(s.child(MOVES[a])) for a in legal}
+            good = [a for a, v in verdicts.items() if v]
             known = env.known_stock()
             rule = careful.preferences(Turn(s, legal, known))[0]
             logit = net.forward(obs[None])[0, 0, legal]  # the policy head over the legal moves
@@ -72,7 +92,8 @@ def first_mistake(net: CardNet, rules: Rules, deal: int) -> dict[str, Any] | Non
             pol = dict(zip(legal, prob / prob.sum(), strict=True))
             return {
                 "deal": deal, "step": step, "kind": kind(action), "legal": len(legal),
-                "winning": len(good), "unseen": (s.left & ~known).bit_count(),
+                "winning": len(good), "undecided": sum(v is None for v in verdicts.values()),
+                "unseen": (s.left & ~known).bit_count(),
                 "recycles": s.recycles, "careful_right": rule in good,
                 "policy_move": round(float(pol[action]), 4),
                 "policy_winning": round(float(sum(pol[a] for a in good)), 4),
@@ -91,12 +112,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     rules, net = get_rules(args.rules), CardNet.load(args.net)
-    winnable = [n for n in seed_set(args.seeds) if _wins(State(n, rules))]
+    deals = seed_set(args.seeds)
+    verdicts = {n: _verdict(State(n, rules)) for n in deals}
+    winnable = [n for n in deals if verdicts[n]]
     mistakes = [m for n in winnable if (m := first_mistake(net, rules, n)) is not None]
     with_unseen = [m for m in mistakes if m.get("unseen", 0) > 0]
     result = {
-        "net": str(args.net), "rules": rules.name, "seeds": args.seeds,
-        "winnable": len(winnable), "lost": len(mistakes),
+        "net": str(args.net), "rules": rules.name, "seeds": args.seeds, "deals": len(deals),
+        "winnable": len(winnable), "unwinnable": sum(v is False for v in verdicts.values()),
+        "undecided": [n for n in deals if verdicts[n] is None], "lost": len(mistakes),
         "by_kind": dict(Counter(m["kind"] for m in mistakes)),
         "with_unseen_cards": len(with_unseen),
         "careful_right": sum(bool(m.get("careful_right")) for m in mistakes),

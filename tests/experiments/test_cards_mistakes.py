@@ -57,3 +57,46 @@ def test_a_sampling_network_loses_there_the_deals_the_benchmark_says_it_loses(tm
     report = evaluate(CardNetAgent(net), "msc", "val[:8]")
     lost = {e.deal for e in report.episodes if e.solver_won and not e.won}
     assert {m["deal"] for m in out["mistakes"]} == lost and lost
+
+
+def test_a_verdict_the_budget_cannot_reach_is_counted_undecided_not_lost(tmp_path, monkeypatch):
+    torch.manual_seed(0)
+    export(build("cards", "small"), {"play": "policy"}).save(tmp_path / "net.npz")
+    argv = [str(tmp_path / "net.npz"), "--seeds", "val[:6]", "--out", str(tmp_path / "m.json")]
+    full = cards_mistakes.main(argv)
+    monkeypatch.setattr(cards_mistakes, "BUDGET", 300)  # too few positions for one start
+    short = cards_mistakes.main(argv)
+    for out in (full, short):  # every deal is counted once: winnable, unwinnable or undecided
+        assert out["deals"] == 6 == out["winnable"] + out["unwinnable"] + len(out["undecided"])
+    assert full["undecided"] == [] and short["undecided"]
+    assert full["winnable"] == short["winnable"] + len(short["undecided"])
+    losses = {m["deal"]: m for m in full["mistakes"]}
+    assert [m for m in short["mistakes"] if m["deal"] not in short["undecided"]]
+    for m in short["mistakes"]:  # the same losing moves where the verdicts are known
+        assert m == losses[m["deal"]]
+
+
+def test_a_losing_move_of_unknown_verdict_leaves_the_loss_undecided(tmp_path, monkeypatch):
+    torch.manual_seed(0)
+    net = export(build("cards", "small"), {"play": "policy"})
+    argv = [str(tmp_path / "net.npz"), "--seeds", "val[:6]", "--out", str(tmp_path / "m.json")]
+    net.save(tmp_path / "net.npz")
+    full = cards_mistakes.main(argv)
+    hidden = set()  # the position after each first losing move
+    for m in full["mistakes"]:
+        env = cards_mistakes.PyramidEnv(get_rules("msc"), obs_mode="counts")
+        obs, _ = env.reset(options={"deal": m["deal"]})
+        for _ in range(m["step"] + 1):
+            legal = sorted(env.legal_actions())
+            obs = env.step(legal[int(net.act_logits(obs[None])[0][legal].argmax())])[0]
+        hidden.add(env.state)
+    real = cards_mistakes._verdict
+    monkeypatch.setattr(cards_mistakes, "_verdict", lambda s: None if s in hidden else real(s))
+    out = cards_mistakes.main(argv)
+    assert out["lost"] == full["lost"] > 0
+    for m in out["mistakes"]:  # found a move later, blamed on none: the loss began at `since`
+        assert m["kind"] == "undecided" and m["since"] == losses_step(full, m["deal"]) < m["step"]
+
+
+def losses_step(out: dict, deal: int) -> int:
+    return next(m["step"] for m in out["mistakes"] if m["deal"] == deal)
