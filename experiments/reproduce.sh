@@ -976,3 +976,27 @@ python -m experiments.cards_mistakes agents/trained/cards-two-pass.npz --rules t
 python -m experiments.cards_mistakes data/two-pass-partner-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-partner/mistakes-s1-val500.json
 git show 8a7d0dc:agents/trained/cards-two-pass.npz > data/cards-two-pass-depth6-s1.npz
 python -m experiments.cards_mistakes data/cards-two-pass-depth6-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-partner/mistakes-no-head-s1-val500.json
+
+# Forty-sixth session (2026-12-07): issue 31. The two-pass recipe with the head at width 64
+# (--size base) and six blocks, seeds 0 and 1 at once, in the forty-fourth session's checkout
+# (its line files as above).
+for S in 0 1; do
+  python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size base --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds $S --partner 1 --out results/cards/two-pass-width64/depth6
+  cp results/cards/two-pass-width64/depth6/tally_1041434_s$S/net.npz data/two-pass-w64-s$S.npz
+done
+P=results/cards/two-pass-width64
+A="two-pass-w64-s0 two-pass-w64-s1"
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-w64-s0.npz data/two-pass-w64-s1.npz --workers 2 --no-progress --out $P/test1000
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-partner/test1000 results/cards/two-pass-partner/test1000-s23 $P/test1000"
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 --out $P/seeds-vs-width48.md
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --out $P/seeds-vs-width48-four.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds-and-greedy-careful.md
+for S in 0 1; do pyramid-env compare $R --reference two-pass-partner-s$S --agents two-pass-w64-s$S --out $P/paired-width48-s$S.md; done
+pyramid-env compare $R --reference two-pass-partner-s2 --agents two-pass-w64-s1 --out $P/paired-shipped.md
+pyramid-env benchmark --rules two-pass --seeds "test[1000:2000]" --agents data/two-pass-w64-s0.npz data/two-pass-w64-s1.npz --workers 2 --no-progress --out $P/test1000-2000
+R="results/cards/two-pass-depth6/test1000-2000 results/cards/two-pass-partner/test1000-2000 $P/test1000-2000"
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 --out $P/seeds-vs-width48-test1000-2000.md
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --out $P/seeds-vs-width48-four-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds-and-greedy-careful-test1000-2000.md
+for S in 0 1; do pyramid-env compare $R --reference two-pass-partner-s$S --agents two-pass-w64-s$S --out $P/paired-width48-s$S-test1000-2000.md; done
+python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-w64-s1.npz --workers 2 --out results/phase_split/two-pass-w64-s1
