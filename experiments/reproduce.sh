@@ -1000,3 +1000,4 @@ pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 t
 pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds-and-greedy-careful-test1000-2000.md
 for S in 0 1; do pyramid-env compare $R --reference two-pass-partner-s$S --agents two-pass-w64-s$S --out $P/paired-width48-s$S-test1000-2000.md; done
 python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-w64-s1.npz --workers 2 --out results/phase_split/two-pass-w64-s1
+python -m experiments.cards_mistakes data/two-pass-w64-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-width64/mistakes-s1-val500.json
