@@ -38,7 +38,7 @@ from pyramid_env.env import PyramidEnv
 from pyramid_env.env import observation as ob
 from pyramid_env.lab.card_data import PASS_CAP, line_partners, losing_move, parser, recipe
 from pyramid_env.seeds import SEED_SETS
-from pyramid_env.solver import Verdict, solve, winning_line
+from pyramid_env.solver import solve, winning_line
 from pyramid_env.sweep import sweep
 
 BUDGET = 300_000  # positions per verdict; one that runs out leaves its position unlabelled
@@ -80,8 +80,7 @@ def _wins(s: State) -> bool | None:
     """The solver's verdict on ``s``: True won, False lost, None too costly to tell."""
     if is_won(s):
         return True
-    status = solve(s, budget=BUDGET, check=False).status
-    return None if status is Verdict.UNKNOWN else status is Verdict.WIN
+    return solve(s, budget=BUDGET, check=False).won
 
 
 def recycles_needed(s: State, cap: int = PASS_CAP) -> int | None:

@@ -35,7 +35,7 @@ from pyramid_env.engine.rules import Rules, get_rules
 from pyramid_env.engine.state import State, is_won
 from pyramid_env.env import PyramidEnv
 from pyramid_env.seeds import seed_set
-from pyramid_env.solver import Verdict, solve
+from pyramid_env.solver import solve
 
 BUDGET = 300_000
 
@@ -44,8 +44,7 @@ def _verdict(s: State) -> bool | None:
     """Whether ``s`` can be won: True, False, or None where the budget ran out."""
     if is_won(s):
         return True
-    status = solve(s, budget=BUDGET, check=False).status
-    return None if status is Verdict.UNKNOWN else status is Verdict.WIN
+    return solve(s, budget=BUDGET, check=False).won
 
 
 def kind(action: int) -> str:

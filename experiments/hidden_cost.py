@@ -31,12 +31,11 @@ AGENTS = ("greedy", "scout", "pimc")
 
 def _verdict(job: tuple[str, int, int]) -> tuple[bool | None, float]:
     """The solver's verdict on one deal with ``passes`` passes, and its CPU seconds."""
-    from pyramid_env.solver import Verdict, solve
+    from pyramid_env.solver import solve
 
     preset, passes, n = job
     start = time.process_time()
-    status = solve(n, get_rules(preset, passes=passes), time_limit=120, check=False).status
-    won = None if status is Verdict.UNKNOWN else status is Verdict.WIN
+    won = solve(n, get_rules(preset, passes=passes), time_limit=120, check=False).won
     return won, time.process_time() - start
 
 

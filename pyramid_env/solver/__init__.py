@@ -63,6 +63,11 @@ class Solution:
     shortest: bool = False
 
     @property
+    def won(self) -> bool | None:
+        """The verdict as a player's question: True won, False lost, None where a budget ran out."""
+        return None if self.status is Verdict.UNKNOWN else self.status is Verdict.WIN
+
+    @property
     def steps(self) -> int | None:
         """Length of the winning line (draws, recycles and removals), ``None`` if no win."""
         return None if self.moves is None else len(self.moves)

@@ -102,6 +102,9 @@ def test_mid_game_positions_and_helpers():
 def test_budget_gives_unknown_never_a_guess():
     sol = solve(Deal(parse_cards(DECKS[1344])), "msc", budget=1000)
     assert sol.status is Verdict.UNKNOWN and sol.moves is None and sol.nodes > 1000
+    assert sol.won is None  # a script's three-valued verdict: unknown is neither won nor lost
+    assert solve(0, "relaxed").won is True
+    assert solve(1, "one-pass").won is False
 
 
 def test_solved_positions_and_json():
