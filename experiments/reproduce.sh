@@ -1001,3 +1001,25 @@ pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A 
 for S in 0 1; do pyramid-env compare $R --reference two-pass-partner-s$S --agents two-pass-w64-s$S --out $P/paired-width48-s$S-test1000-2000.md; done
 python -m experiments.phase_split --rules two-pass --seeds "test[:1000]" --split data/two-pass-w64-s1.npz --workers 2 --out results/phase_split/two-pass-w64-s1
 python -m experiments.cards_mistakes data/two-pass-w64-s1.npz --rules two-pass --seeds "val[:500]" --out results/cards/two-pass-width64/mistakes-s1-val500.json
+
+# Forty-seventh session (2026-12-07): issue 31. Seed 2 of the two-pass recipe at width 64, beside
+# the msc line data and a width-64 msc run (below); shipped seed 1.
+python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size base --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 2 --partner 1 --out results/cards/two-pass-width64/depth6
+cp results/cards/two-pass-width64/depth6/tally_1041434_s2/net.npz data/two-pass-w64-s2.npz
+P=results/cards/two-pass-width64
+A="two-pass-w64-s0 two-pass-w64-s1 two-pass-w64-s2"
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-w64-s2.npz --workers 1 --no-progress --out $P/test1000-s2
+pyramid-env benchmark --rules two-pass --seeds "test[1000:2000]" --agents data/two-pass-w64-s2.npz --workers 1 --no-progress --out $P/test1000-2000-s2
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-partner/test1000 results/cards/two-pass-partner/test1000-s23 $P/test1000 $P/test1000-s2"
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 --out $P/seeds3-vs-width48.md
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --out $P/seeds3-vs-width48-four.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds3-and-greedy-careful.md
+pyramid-env compare $R --reference two-pass-partner-s2 --agents two-pass-w64-s2 --out $P/paired-width48-s2.md
+R="results/cards/two-pass-depth6/test1000-2000 results/cards/two-pass-partner/test1000-2000 $P/test1000-2000 $P/test1000-2000-s2"
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 --out $P/seeds3-vs-width48-test1000-2000.md
+pyramid-env compare $R --across-seeds $A --reference-seeds two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3 --out $P/seeds3-vs-width48-four-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds3-and-greedy-careful-test1000-2000.md
+pyramid-env compare $R --reference two-pass-partner-s2 --agents two-pass-w64-s2 --out $P/paired-width48-s2-test1000-2000.md
+python -m experiments.ship_agent results/cards/two-pass-width64/depth6/tally_1041434_s1/net.npz cards-two-pass
+pyramid-env benchmark --rules two-pass --workers 2 --no-progress --out results/benchmark-two-pass
+cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
