@@ -1023,3 +1023,13 @@ pyramid-env compare $R --reference two-pass-partner-s2 --agents two-pass-w64-s2 
 python -m experiments.ship_agent results/cards/two-pass-width64/depth6/tally_1041434_s1/net.npz cards-two-pass
 pyramid-env benchmark --rules two-pass --workers 2 --no-progress --out results/benchmark-two-pass
 cp results/benchmark-two-pass/benchmark.png experiments/figures/benchmark_two-pass.png
+# msc at width 64, seed 0 (its line files made again, as configs/cards_msc.toml does).
+python -m experiments.card_data --rules msc --deals 40000 --line --workers 1 --out data/msc-line.npz
+python -m experiments.card_data --rules msc --deals 1500 --first 5000000 --line --workers 1 --out data/msc_heldout-line.npz
+python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --arch tally --size base --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --partner 1 --out results/cards/msc-width64/depth6
+cp results/cards/msc-width64/depth6/tally_1257152_s0/net.npz data/msc-w64-s0.npz
+P=results/cards/msc-width64
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-w64-s0.npz --workers 1 --no-progress --out $P/test1000-s0
+R="results/benchmark-msc results/cards/msc-partner/test1000-s0 $P/test1000-s0"
+pyramid-env compare $R --reference msc-partner-s0 --agents msc-w64-s0 --out $P/paired-width48-s0.md
+pyramid-env compare $R --reference greedy-careful --agents msc-w64-s0 --out $P/paired-greedy-careful.md
