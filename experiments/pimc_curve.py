@@ -14,10 +14,11 @@ on harder verdicts. ``--order greedy-careful``, ``--exact``, ``--extra N``, ``--
 ``--delay``, ``--screen N``, ``--live N``, ``--slack`` and ``--margin N`` play the search's
 other settings (``PimcAgent``'s arguments), named in the rows likewise
 (``pimc-careful-exact-extra64``, ``pimc-keep``, ``pimc-delay-screen10000``, ``pimc-live16``,
-``pimc-slack``, ``pimc-delay-margin1``). ``--agent-seed
-N`` plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other sampled orders, so
-two seeds of one setting say how many deals a setting wins or loses by the sampling's luck
-alone.
+``pimc-slack``, ``pimc-delay-margin1``). ``--net-order NET`` orders the moves by a card
+network's policy (:class:`NetOrder`, ``pimc-net``): an honest network breaks the search's ties.
+``--agent-seed N`` plays with evaluate's ``seed=N`` (``pimc-seedN``): the same deals, other
+sampled orders, so two seeds of one setting say how many deals a setting wins or loses by the
+sampling's luck alone.
 
 Each deal's outcome is appended too, to ``--out/episodes-<rules>.csv`` in the benchmark's
 ``episodes.csv`` columns (the agent named ``<kind>-<samples>``), so that two settings played on
@@ -31,12 +32,38 @@ import argparse
 import csv
 from pathlib import Path
 
+import numpy as np
+
 from pyramid_env import evaluate
-from pyramid_env.agents import PimcAgent
+from pyramid_env.agents import PimcAgent, Turn
+from pyramid_env.agents.baselines import GreedyAgent
+from pyramid_env.agents.cardnet import CardNet
 from pyramid_env.agents.honest import ORDERS
 from pyramid_env.benchmark.store import EPISODE_FIELDS
 
 DEFAULT_BUDGET = PimcAgent().budget
+
+
+class NetOrder(GreedyAgent):
+    """A card network's policy as ``pimc``'s move order: the legal moves by its logits.
+
+    The network reads the ``counts`` observation, what a player knows, so the search stays honest;
+    the order decides the search's ties (and its move where every sample is lost).
+    """
+
+    def __init__(self, net: CardNet) -> None:
+        """See the class docstring."""
+        super().__init__()
+        self.net = net
+
+    def preferences(self, turn: Turn) -> list[int]:
+        """The legal moves, the policy's favourite first."""
+        logits = self.net.forward(turn.obs[None])[0, 0]
+        return sorted(turn.legal, key=lambda a: (-logits[a], a))
+
+    def act(self, turn: Turn, rng: np.random.Generator) -> int:
+        """The policy's favourite legal move."""
+        return self.preferences(turn)[0]
 
 
 def _append_episodes(path: Path, agent: str, rows: list[dict]) -> None:
@@ -69,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--slack", action="store_true", help="ties to the move won with a pass fewer")
     p.add_argument("--margin", type=int, default=0, help="with --delay: samples a pyramid pair "
                    "must win beyond the draw")  # fmt: skip
+    p.add_argument("--net-order", type=Path, help="a card network whose policy orders the moves")
     p.add_argument("--agent-seed", type=int, default=0, help="evaluate's seed: other orders "
                    "sampled on the same deals, to measure the search's own luck")  # fmt: skip
     p.add_argument("--out", type=Path, default=Path("results/pimc_curve"))
@@ -91,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
             kind += f"-extra{args.extra}" * (args.extra > 0) + "-keep" * args.keep
             kind += "-delay" * args.delay + f"-screen{args.screen}" * (args.screen is not None)
             kind += f"-live{args.live}" * (args.live > 0) + "-slack" * args.slack
-            kind += f"-margin{args.margin}" * (args.margin > 0)
+            kind += f"-margin{args.margin}" * (args.margin > 0) + "-net" * bool(args.net_order)
             kind += f"-seed{args.agent_seed}" * (args.agent_seed > 0)
             settings = {"order": args.order, "exact": args.exact, "extra": args.extra}
             settings.update(keep=args.keep, delay=args.delay, screen=args.screen, live=args.live)
@@ -99,6 +127,9 @@ def main(argv: list[str] | None = None) -> None:
             for samples in args.samples:
                 name = f"{kind}-{samples}"
                 agent = PimcAgent(samples, budget, args.consistent, name=name, **settings)
+                if args.net_order:  # the network's order in place of the heuristic's
+                    agent.greedy = NetOrder(CardNet.load(args.net_order))
+                    agent.env_kwargs = {"obs_mode": "counts"}
                 report = evaluate(
                     agent, rules, args.seeds, workers=args.workers, seed=args.agent_seed
                 )

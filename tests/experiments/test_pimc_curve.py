@@ -84,3 +84,34 @@ def test_a_margin_without_the_draw_first_is_refused_by_name(tmp_path, capsys):
         pimc_curve.main(["--margin", "1", "--seeds", "val[:1]", "--out", str(tmp_path)])
     assert "--margin 1" in capsys.readouterr().err
     assert not (tmp_path / "curve.csv").exists()
+
+
+def test_a_network_orders_the_search_by_its_policy(tmp_path, monkeypatch):
+    import numpy as np
+
+    from pyramid_env.agents import Turn
+    from pyramid_env.env import PyramidEnv
+    from pyramid_env.lab.shipping import SHIP_DIR
+
+    spied = []
+
+    class Spy(pimc_curve.PimcAgent):
+        def act(self, turn, rng):
+            spied.append(self)
+            return super().act(turn, rng)
+
+    monkeypatch.setattr(pimc_curve, "PimcAgent", Spy)
+    net = SHIP_DIR / "cards-msc.npz"
+    pimc_curve.main(["--rules", "msc", "--seeds", "val[:2]", "--samples", "1", "--workers", "1",
+                     "--net-order", str(net), "--out", str(tmp_path)])  # fmt: skip
+    with open(tmp_path / "curve.csv") as f:
+        assert [r["agent"] for r in csv.DictReader(f)] == ["pimc-net"]
+    order = spied[0].greedy
+    assert isinstance(order, pimc_curve.NetOrder) and spied[0].env_kwargs["obs_mode"] == "counts"
+    env = PyramidEnv("msc", obs_mode="counts")
+    obs, _ = env.reset(options={"deal": 3})
+    turn = Turn(env.state, sorted(env.legal_actions()), env.known_stock(), obs)
+    logits = order.net.forward(obs[None])[0, 0]
+    prefs = order.preferences(turn)
+    assert sorted(prefs) == turn.legal and list(logits[prefs]) == sorted(logits[prefs])[::-1]
+    assert order.act(turn, np.random.default_rng(0)) == prefs[0]
