@@ -1033,3 +1033,36 @@ pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-w64-s0
 R="results/benchmark-msc results/cards/msc-partner/test1000-s0 $P/test1000-s0"
 pyramid-env compare $R --reference msc-partner-s0 --agents msc-w64-s0 --out $P/paired-width48-s0.md
 pyramid-env compare $R --reference greedy-careful --agents msc-w64-s0 --out $P/paired-greedy-careful.md
+
+# Forty-eighth session (2026-12-08): issues 31 and 32. Seed 3 of the two-pass recipe at width 64;
+# cards-msc on for 8,000 more steps; pimc with the network's order (beside them, niced).
+python -m experiments.train_cards --data data/two-pass-44k-line.npz --heldout data/two-pass_heldout-line.npz --arch tally --size base --layers 6 --steps 8000 --lr 1e-3 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 sample:1.0 --threads 1 --workers 1 --no-bf16 --seeds 3 --partner 1 --out results/cards/two-pass-width64/depth6
+cp results/cards/two-pass-width64/depth6/tally_1041434_s3/net.npz data/two-pass-w64-s3.npz
+P=results/cards/two-pass-width64
+A="two-pass-w64-s0 two-pass-w64-s1 two-pass-w64-s2 two-pass-w64-s3"
+W="two-pass-partner-s0 two-pass-partner-s1 two-pass-partner-s2 two-pass-partner-s3"
+pyramid-env benchmark --rules two-pass --seeds "test[:1000]" --agents data/two-pass-w64-s3.npz --workers 1 --no-progress --out $P/test1000-s3
+pyramid-env benchmark --rules two-pass --seeds "test[1000:2000]" --agents data/two-pass-w64-s3.npz --workers 1 --no-progress --out $P/test1000-2000-s3
+R="results/cards/two-pass-share/test1000-s0 results/cards/two-pass-partner/test1000 results/cards/two-pass-partner/test1000-s23 $P/test1000 $P/test1000-s2 $P/test1000-s3"
+pyramid-env compare $R --across-seeds $A --reference-seeds $W --out $P/seeds4-vs-width48.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds4-and-greedy-careful.md
+pyramid-env compare $R --reference two-pass-partner-s3 --agents two-pass-w64-s3 --out $P/paired-width48-s3.md
+R="results/cards/two-pass-depth6/test1000-2000 results/cards/two-pass-partner/test1000-2000 $P/test1000-2000 $P/test1000-2000-s2 $P/test1000-2000-s3"
+pyramid-env compare $R --across-seeds $A --reference-seeds $W --out $P/seeds4-vs-width48-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents $A --across-seeds $A --out $P/seeds4-and-greedy-careful-test1000-2000.md
+pyramid-env compare $R --reference two-pass-partner-s3 --agents two-pass-w64-s3 --out $P/paired-width48-s3-test1000-2000.md
+# cards-msc (width 48, seed 0) on for 8,000 more steps, a network saved every 2,000.
+python -m experiments.train_cards --data data/msc-line.npz --heldout data/msc_heldout-line.npz --init agents/trained/cards-msc.npz --arch tally --size small --steps 8000 --lr 5e-4 --hard-share 0.3 --eval-seeds "val[:500]" --plays policy:0.0 --threads 1 --workers 1 --no-bf16 --seeds 0 --partner 1 --checkpoints 2000 --out results/cards/msc-longer
+cp results/cards/msc-longer/tally_1257152_s0/net.npz data/msc-longer-s0.npz
+M=results/cards/msc-longer
+pyramid-env benchmark --rules msc --seeds "test[:1000]" --agents data/msc-longer-s0.npz --workers 1 --no-progress --out $M/test1000-s0
+R="results/benchmark-msc results/cards/msc-partner/test1000-s0 results/cards/msc-width64/test1000-s0 $M/test1000-s0"
+pyramid-env compare $R --reference msc-partner-s0 --agents msc-longer-s0 msc-w64-s0 --out $M/paired-cards-msc.md
+pyramid-env compare $R --reference greedy-careful --agents msc-longer-s0 --out $M/paired-greedy-careful.md
+pyramid-env benchmark --rules msc --seeds "test[1000:2000]" --agents data/msc-longer-s0.npz --workers 1 --no-progress --out $M/test1000-2000-s0
+R="results/cards/msc-depth6/test1000-2000 results/cards/msc-partner/test1000-2000-s0 $M/test1000-2000-s0"
+pyramid-env compare $R --reference msc-partner-s0 --agents msc-longer-s0 --out $M/paired-cards-msc-test1000-2000.md
+pyramid-env compare $R --reference greedy-careful --agents msc-longer-s0 --out $M/paired-greedy-careful-test1000-2000.md
+python -m experiments.cards_steps $M/tally_1257152_s0 --seeds "val[:500]" --plays policy:0 --workers 1
+# pimc with cards-two-pass's policy as its order of the moves (issue 32).
+python -m experiments.pimc_curve --rules two-pass --seeds "val[:300]" --samples 32 --workers 1 --delay --net-order agents/trained/cards-two-pass.npz --out results/pimc_net_order
